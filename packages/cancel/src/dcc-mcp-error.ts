@@ -1,0 +1,37 @@
+/** Options for {@link DccMcpError}. */
+export interface DccMcpErrorOptions {
+  /** Human-readable message. */
+  message: string;
+  /** Stable machine-readable code callers can branch on. */
+  code: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+const marker: unique symbol = Symbol.for("@dcc/cancel/DccMcpError");
+
+/**
+ * Base class of every error the `@dcc` packages throw on purpose. Each subclass carries a stable
+ * string `code`; {@link DccMcpError.is} recognises instances even when two copies of the package
+ * are loaded in one process.
+ */
+export class DccMcpError extends Error {
+  override readonly name: string = "DccMcpError";
+  /** Stable machine-readable code. */
+  readonly code: string;
+  readonly [marker]: true = true;
+
+  constructor(options: DccMcpErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+  }
+
+  /** True for any {@link DccMcpError}, including one from another copy of this package. */
+  static is(value: unknown): value is DccMcpError {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[marker] === true
+    );
+  }
+}

@@ -1,0 +1,2 @@
+/** `@dcc/catalog`: placeholder entry point, filled by its package work. */
+export {};

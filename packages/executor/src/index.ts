@@ -1,0 +1,2 @@
+/** `@dcc/executor`: placeholder entry point, filled by its package work. */
+export {};

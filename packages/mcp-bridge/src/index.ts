@@ -1,0 +1,2 @@
+/** `@dcc/mcp-bridge`: placeholder entry point, filled by its package work. */
+export {};

@@ -1,0 +1,73 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { findLayeringViolations } from "./layering.ts";
+import { readWorkspacePackages } from "./workspace.ts";
+
+const root = resolve(import.meta.dirname, "../../..");
+const scratch: string[] = [];
+afterEach(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Copies the manifests and sources of the real workspace into a scratch folder. */
+function copyWorkspace(): string {
+  const target = mkdtempSync(join(tmpdir(), "dcc-layering-"));
+  scratch.push(target);
+  for (const pkg of readWorkspacePackages(root)) {
+    const relative = pkg.directory.slice(root.length + 1);
+    cpSync(join(pkg.directory, "package.json"), join(target, relative, "package.json"));
+    cpSync(join(pkg.directory, "src"), join(target, relative, "src"), { recursive: true });
+  }
+  return target;
+}
+
+describe("layering", () => {
+  it("holds in this repository", () => {
+    expect(
+      readWorkspacePackages(root)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual([
+      "@dcc/cancel",
+      "@dcc/catalog",
+      "@dcc/executor",
+      "@dcc/mcp-bridge",
+      "@dcc/reference-server",
+    ]);
+    expect(findLayeringViolations(root)).toEqual([]);
+  });
+
+  it("fails when @dcc/cancel imports @dcc/mcp-bridge", () => {
+    const copy = copyWorkspace();
+    writeFileSync(
+      join(copy, "packages/cancel/src/upward.ts"),
+      'import { registerDccApiExecutor } from "@dcc/mcp-bridge";\nexport const x = registerDccApiExecutor;\n',
+    );
+    expect(findLayeringViolations(copy)).toEqual([
+      "@dcc/cancel (layer 0) depends on @dcc/mcp-bridge (layer 3) in packages/cancel/src/upward.ts",
+    ]);
+  });
+
+  it("fails on an upward or same-layer dependency declared in package.json", () => {
+    const copy = copyWorkspace();
+    const manifest = join(copy, "packages/catalog/package.json");
+    writeFileSync(
+      manifest,
+      JSON.stringify({ name: "@dcc/catalog", devDependencies: { "@dcc/executor": "workspace:^" } }),
+    );
+    expect(findLayeringViolations(copy)).toContain(
+      "@dcc/catalog (layer 1) depends on @dcc/executor (layer 2) in package.json devDependencies",
+    );
+  });
+
+  it("catches dynamic imports too", () => {
+    const copy = copyWorkspace();
+    writeFileSync(
+      join(copy, "packages/executor/src/late.ts"),
+      'export const m = () => import("@dcc/reference-server");\n',
+    );
+    expect(findLayeringViolations(copy)).toHaveLength(1);
+  });
+});

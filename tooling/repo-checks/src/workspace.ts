@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/** The layer of each `@dcc` package; a package may depend only on strictly lower layers. */
+export const LAYERS: Readonly<Record<string, number>> = {
+  "@dcc/cancel": 0,
+  "@dcc/catalog": 1,
+  "@dcc/executor": 2,
+  "@dcc/mcp-bridge": 3,
+  "@dcc/reference-server": 4,
+};
+
+/** A workspace package as read from disk. */
+export interface WorkspacePackage {
+  name: string;
+  directory: string;
+  manifest: Record<string, unknown>;
+}
+
+/** Reads every package under `packages/` and `apps/` of a repository root. */
+export function readWorkspacePackages(root: string): WorkspacePackage[] {
+  const found: WorkspacePackage[] = [];
+  for (const group of ["packages", "apps"]) {
+    let entries: string[];
+    try {
+      entries = readdirSync(join(root, group));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const directory = join(root, group, entry);
+      const manifestPath = join(directory, "package.json");
+      try {
+        statSync(manifestPath);
+      } catch {
+        continue;
+      }
+      const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+      found.push({ name: String(manifest["name"]), directory, manifest });
+    }
+  }
+  return found;
+}
+
+/** Lists `.ts` files below a folder, skipping `node_modules` and `dist`. */
+export function listSourceFiles(directory: string): string[] {
+  const files: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name === "node_modules" || entry.name === "dist") continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".ts")) files.push(path);
+    }
+  };
+  walk(directory);
+  return files;
+}
+
+/** Path relative to the repository root, with forward slashes, for messages. */
+export function displayPath(root: string, path: string): string {
+  return relative(root, path).split("\\").join("/");
+}

@@ -1,0 +1,29 @@
+// Plain JavaScript on purpose: vitest loads its config through Node, which cannot import `.ts`
+// from node_modules on Node 20.
+import { defineConfig } from "vitest/config";
+
+/** Resolve workspace packages to their TypeScript sources, so tests need no build. */
+const conditions = ["@dcc/source", "module", "node", "development|production"];
+
+/**
+ * Vitest settings shared by every workspace package.
+ * @param {{ name: string, include?: string[], testTimeout?: number, setupFiles?: string[], passWithNoTests?: boolean }} options
+ */
+export function defineDccProject(options) {
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions } },
+    test: {
+      name: options.name,
+      include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
+      environment: "node",
+      testTimeout: options.testTimeout ?? 20_000,
+      hookTimeout: 30_000,
+      setupFiles: options.setupFiles ?? [],
+      passWithNoTests: options.passWithNoTests ?? false,
+      // The JSON file is what `.ci/run` counts; turbo caches it with the task.
+      reporters: ["default", ["json", { outputFile: ".vitest/results.json" }]],
+      typecheck: { enabled: false },
+    },
+  });
+}
