@@ -19,11 +19,12 @@ export class DccMcpError extends Error {
   override readonly name: string = "DccMcpError";
   /** Stable machine-readable code. */
   readonly code: string;
-  readonly [marker]: true = true;
 
   constructor(options: DccMcpErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
+    // A symbol from the global registry, so a second copy of this package recognises it.
+    Object.defineProperty(this, marker, { value: true });
   }
 
   /** True for any {@link DccMcpError}, including one from another copy of this package. */
