@@ -1,0 +1,78 @@
+// `pnpm bench`: runs every package's benchmark module against the built packages and prints one
+// table of metric, ours, baseline, ratio and goal. Each module measures its own baseline in the
+// same run, so the ratio is meaningful on a noisy machine.
+//
+// A benchmark module is `packages/<name>/bench/index.mjs` or `apps/<name>/bench/index.mjs` and
+// exports `run(context)` returning rows:
+//   { metric, ours, baseline?, unit, goal?, pass? , lowerIsBetter? }
+// `ours`/`baseline` are numbers in `unit`; `goal` is text; `pass` is true, false or undefined.
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const only = process.argv.slice(2);
+const budgetMs = 170_000;
+const started = performance.now();
+
+const modules = [];
+for (const group of ["packages", "apps"]) {
+  for (const name of readdirSync(join(root, group)).sort()) {
+    const file = join(root, group, name, "bench", "index.mjs");
+    if (existsSync(file) && (only.length === 0 || only.includes(name))) modules.push({ name, file });
+  }
+}
+
+const rows = [];
+for (const { name, file } of modules) {
+  const elapsed = performance.now() - started;
+  if (elapsed > budgetMs) {
+    rows.push({ group: name, metric: "(skipped: time budget spent)", unit: "" });
+    continue;
+  }
+  process.stderr.write(`bench: ${name}…\n`);
+  try {
+    const module = await import(pathToFileURL(file).href);
+    const produced = await module.run({ root, log: (line) => process.stderr.write(`  ${line}\n`) });
+    for (const row of produced) rows.push({ group: name, ...row });
+  } catch (error) {
+    rows.push({ group: name, metric: `(failed: ${error?.message ?? error})`, unit: "" });
+    process.exitCode = 1;
+  }
+}
+
+const format = (value) => {
+  if (typeof value !== "number") return value === undefined ? "" : String(value);
+  if (value === 0) return "0";
+  const abs = Math.abs(value);
+  if (abs >= 100) return value.toFixed(0);
+  if (abs >= 1) return value.toFixed(2);
+  return value.toPrecision(3);
+};
+for (const row of rows) {
+  if (row.ratio === undefined && typeof row.ours === "number" && typeof row.baseline === "number" && row.baseline !== 0) {
+    row.ratio = row.ours / row.baseline;
+  }
+}
+const header = ["package", "metric", "ours", "baseline", "ratio", "unit", "goal", "met"];
+const table = rows.map((row) => [
+  row.group,
+  row.metric,
+  format(row.ours),
+  format(row.baseline),
+  row.ratio === undefined ? "" : `${format(row.ratio)}×`,
+  row.unit ?? "",
+  row.goal ?? "",
+  row.pass === undefined ? "" : row.pass ? "yes" : "NO",
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => String(r[i]).length)));
+const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join("  ").trimEnd();
+console.log(line(header));
+console.log(line(widths.map((w) => "-".repeat(w))));
+for (const r of table) console.log(line(r));
+const totalSeconds = (performance.now() - started) / 1000;
+console.log(`\n${rows.length} figures in ${totalSeconds.toFixed(1)} s on Node ${process.version}`);
+writeFileSync(
+  join(root, "bench", "results.json"),
+  `${JSON.stringify({ node: process.version, seconds: totalSeconds, rows }, null, 2)}\n`,
+);
