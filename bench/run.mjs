@@ -19,7 +19,8 @@ const modules = [];
 for (const group of ["packages", "apps"]) {
   for (const name of readdirSync(join(root, group)).sort()) {
     const file = join(root, group, name, "bench", "index.mjs");
-    if (existsSync(file) && (only.length === 0 || only.includes(name))) modules.push({ name, file });
+    if (existsSync(file) && (only.length === 0 || only.includes(name)))
+      modules.push({ name, file });
   }
 }
 
@@ -50,7 +51,12 @@ const format = (value) => {
   return value.toPrecision(3);
 };
 for (const row of rows) {
-  if (row.ratio === undefined && typeof row.ours === "number" && typeof row.baseline === "number" && row.baseline !== 0) {
+  if (
+    row.ratio === undefined &&
+    typeof row.ours === "number" &&
+    typeof row.baseline === "number" &&
+    row.baseline !== 0
+  ) {
     row.ratio = row.ours / row.baseline;
   }
 }
@@ -66,7 +72,11 @@ const table = rows.map((row) => [
   row.pass === undefined ? "" : row.pass ? "yes" : "NO",
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => String(r[i]).length)));
-const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join("  ").trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => String(c).padEnd(widths[i]))
+    .join("  ")
+    .trimEnd();
 console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));
 for (const r of table) console.log(line(r));
