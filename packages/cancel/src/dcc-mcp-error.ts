@@ -1,3 +1,5 @@
+import { brandedInstanceof, hasBrand, setBrand } from "./internal/brand.ts";
+
 /** Options for {@link DccMcpError}. */
 export interface DccMcpErrorOptions {
   /** Human-readable message. */
@@ -12,8 +14,8 @@ const marker: unique symbol = Symbol.for("@dcc/cancel/DccMcpError");
 
 /**
  * Base class of every error the `@dcc` packages throw on purpose. Each subclass carries a stable
- * string `code`; {@link DccMcpError.is} recognises instances even when two copies of the package
- * are loaded in one process.
+ * string `code`. {@link DccMcpError.is} and `instanceof DccMcpError` recognise instances even when
+ * two copies of the package are loaded in one process.
  */
 export class DccMcpError extends Error {
   override readonly name: string = "DccMcpError";
@@ -24,15 +26,15 @@ export class DccMcpError extends Error {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
     // A symbol from the global registry, so a second copy of this package recognises it.
-    Object.defineProperty(this, marker, { value: true });
+    setBrand(this, marker);
+  }
+
+  static {
+    brandedInstanceof(DccMcpError, marker);
   }
 
   /** True for any {@link DccMcpError}, including one from another copy of this package. */
   static is(value: unknown): value is DccMcpError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[marker] === true
-    );
+    return hasBrand(value, marker);
   }
 }

@@ -3,4 +3,45 @@
  * handles, an ambient context), checkpoints and stages, and forceful cancellation of active calls.
  * It depends on no other `@dcc` package.
  */
+
+export type {
+  CancelListener,
+  CancelTokenFromSignalOptions,
+  CancelTokenOptions,
+} from "./cancel-token.ts";
+export { CancelToken } from "./cancel-token.ts";
+export {
+  checkCancelled,
+  currentCancelToken,
+  resetCancelToken,
+  setCancelToken,
+  withCancelToken,
+} from "./cancel-token-context.ts";
+export type { CancellationProbe } from "./cancellation-probe.ts";
+export { CancelledError } from "./cancelled-error.ts";
+export type { CancelContextRunner } from "./capture-cancel-context.ts";
+export { captureCancelContext } from "./capture-cancel-context.ts";
+export { checkDccCancelled } from "./check-dcc-cancelled.ts";
+export type { ContextReset, ContextResetErrorOptions, ContextVariable } from "./context-reset.ts";
+export { ContextResetError } from "./context-reset.ts";
+export {
+  currentJob,
+  resetCurrentJob,
+  setCurrentJob,
+  withCurrentJob,
+} from "./current-job-context.ts";
+export { currentJobId, withHostJobId } from "./current-job-id.ts";
+export type {
+  CancellationSource,
+  DccMcpCancelledErrorOptions,
+} from "./dcc-mcp-cancelled-error.ts";
+export { cancelledMessages, DccMcpCancelledError } from "./dcc-mcp-cancelled-error.ts";
+export type { DccMcpErrorOptions } from "./dcc-mcp-error.ts";
 export { DccMcpError } from "./dcc-mcp-error.ts";
+export type { JobOptions } from "./job.ts";
+export { Job } from "./job.ts";
+export type { JobHandle } from "./job-handle.ts";
+export type { JobStateErrorOptions } from "./job-state-error.ts";
+export { JobStateError } from "./job-state-error.ts";
+export type { JobStatus } from "./job-status.ts";
+export { isTerminalJobStatus, jobStatuses } from "./job-status.ts";
