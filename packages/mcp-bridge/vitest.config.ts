@@ -1,3 +1,3 @@
 import { defineDccProject } from "@dcc/vitest-config";
 
-export default defineDccProject({ name: "mcp-bridge", passWithNoTests: true });
+export default defineDccProject({ name: "mcp-bridge" });

@@ -1,2 +1,30 @@
-/** `@dcc/mcp-bridge`: placeholder entry point, filled by its package work. */
-export {};
+/**
+ * `@dcc/mcp-bridge`: layer 3 of the toolkit. Puts `@dcc/executor`'s executors on the official MCP
+ * SDK as two tools (`dcc_search`, `dcc_execute`), serves them over Streamable HTTP or stdio, and
+ * carries cancellation, progress and async jobs from the protocol down to host commands.
+ */
+export type {
+  BridgeExecuteOptions,
+  BridgeExecuteParamsRequest,
+  BridgeExecutor,
+  BridgeLogEntry,
+  BridgeProgress,
+  BridgeResult,
+} from "./bridge-executor.ts";
+export type { DccServerOptions, ExecutorRegistration } from "./dcc-server-options.ts";
+export type { InMemoryJobStoreOptions } from "./in-memory-job-store.ts";
+export { InMemoryJobStore } from "./in-memory-job-store.ts";
+export type { JobManagerOptions, JobRunOptions, JobWorkContext } from "./job-manager.ts";
+export { JobManager } from "./job-manager.ts";
+export type { JobRecord, JobStore } from "./job-store.ts";
+export type { McpBridgeErrorOptions } from "./mcp-bridge-error.ts";
+export { McpBridgeError, McpBridgeErrorCode } from "./mcp-bridge-error.ts";
+export type { McpHttpServerHandle, McpHttpServerOptions } from "./mcp-http-server.ts";
+export { createMcpHttpServer, McpHttpServer } from "./mcp-http-server.ts";
+export type {
+  RegisterDccApiExecutorOptions,
+  RegisteredDccApiTools,
+} from "./register-dcc-api-executor.ts";
+export { registerDccApiExecutor } from "./register-dcc-api-executor.ts";
+export type { StdioServerHandle, StdioServerOptions } from "./stdio-server.ts";
+export { runStdioServer } from "./stdio-server.ts";

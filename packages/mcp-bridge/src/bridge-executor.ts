@@ -1,0 +1,78 @@
+/**
+ * What the bridge needs from an executor, written structurally so that `DccApiExecutor` from
+ * `@dcc/executor` fits without the bridge depending on its class, and tests or adapters can supply
+ * their own.
+ */
+
+/** One progress report from a running script (`progress(done, total?, message?)`). */
+export interface BridgeProgress {
+  /** Units done so far. */
+  progress: number;
+  /** Total units, when the script knows it. */
+  total?: number;
+  /** Short human-readable status. */
+  message?: string;
+}
+
+/** One captured console line from a running script. */
+export interface BridgeLogEntry {
+  /** The console method the script called. */
+  level: "log" | "info" | "warn" | "error";
+  /** The formatted line. */
+  message: string;
+}
+
+/** Per-call options the bridge passes to {@link BridgeExecutor.execute}. */
+export interface BridgeExecuteOptions {
+  /** Wall-clock budget for the script, in seconds. */
+  timeoutSecs?: number;
+  /** Aborted when the call is cancelled. */
+  signal?: AbortSignal;
+  /** The call's `CancelToken` from `@dcc/cancel` (carries the server-owned job id). */
+  cancelToken?: unknown;
+  /** Receives the script's `progress()` calls. */
+  onProgress?: (progress: BridgeProgress) => void;
+  /** Receives console lines as they are written. */
+  onLog?: (entry: BridgeLogEntry) => void;
+}
+
+/** A parameterised call of a materialized script (`file_path` + `params`). */
+export interface BridgeExecuteParamsRequest {
+  /** Path of the materialized script. */
+  filePath: string;
+  /** Arguments for the script's entry point. */
+  params: Record<string, unknown>;
+  /** Expected SHA-256 of the file's content, hex. */
+  sha256?: string;
+  /** Wall-clock budget in seconds. */
+  timeoutSecs?: number;
+}
+
+/**
+ * The JSON envelope a search or execute call returns. `success` and `message` are always present;
+ * the other fields (`results`, `output`, `error`, `errorCode`, `logs`, `completion`, …) pass
+ * through to the client unchanged.
+ */
+export interface BridgeResult {
+  /** False when the call failed; the MCP result then carries `isError: true`. */
+  success: boolean;
+  /** One-line summary. */
+  message: string;
+  /** Every other field of the envelope. */
+  [field: string]: unknown;
+}
+
+/** The executor surface {@link registerDccApiExecutor} drives; `DccApiExecutor` satisfies it. */
+export interface BridgeExecutor {
+  /** DCC identifier, used in messages and default tool names. */
+  readonly dccName: string;
+  /** Searches the command catalog. */
+  search(query: string, options?: { limit?: number }): BridgeResult;
+  /** Runs a script. Never rejects for script failures; they come back as `success: false`. */
+  execute(code: string, options?: BridgeExecuteOptions): Promise<BridgeResult>;
+  /** Runs a materialized script with structured parameters, when the executor supports it. */
+  executeParams?(
+    request: BridgeExecuteParamsRequest,
+    options?: BridgeExecuteOptions,
+  ): Promise<BridgeResult>;
+}

@@ -1,0 +1,38 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { BridgeExecutor } from "./bridge-executor.ts";
+import type { JobStore } from "./job-store.ts";
+
+/** One executor with explicit tool names, for servers that host several DCCs. */
+export interface ExecutorRegistration {
+  /** The executor. */
+  executor: BridgeExecutor;
+  /** Search tool name. Default `dcc_search`, or `<dccName>_search` when several executors share a server. */
+  searchToolName?: string;
+  /** Execute tool name. Default `dcc_execute`, or `<dccName>_execute` when several executors share a server. */
+  executeToolName?: string;
+}
+
+/** What the HTTP and stdio servers build each MCP server from. */
+export interface DccServerOptions {
+  /** Server name reported in `initialize`. Default `dcc-mcp`. */
+  name?: string;
+  /** Server version reported in `initialize`. Default `0.1.0`. */
+  version?: string;
+  /** Instructions sent to the client in `initialize`. */
+  instructions?: string;
+  /** Executors to expose; see {@link ExecutorRegistration} for naming. */
+  executors?: ReadonlyArray<BridgeExecutor | ExecutorRegistration>;
+  /**
+   * Called for every new MCP server (one per HTTP session) after the executors are registered,
+   * to add more tools. It receives the SDK's `McpServer`; this is the one place SDK types show.
+   */
+  setup?: (server: McpServer) => void;
+  /** Where async job records live. Default: in memory, bounded. */
+  jobStore?: JobStore;
+  /** Most async jobs running at once. Default 16. */
+  maxRunningJobs?: number;
+  /** Largest result JSON in characters before structured truncation. Default 24 000. */
+  maxResultChars?: number;
+  /** Least time between two progress notifications of one call, in ms. Default 50. */
+  progressIntervalMs?: number;
+}

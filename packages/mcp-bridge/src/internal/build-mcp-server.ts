@@ -1,0 +1,67 @@
+// Builds one SDK McpServer with every configured executor registered; the HTTP server calls it per
+// session, the stdio server once.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { BridgeExecutor } from "../bridge-executor.ts";
+import type { DccServerOptions, ExecutorRegistration } from "../dcc-server-options.ts";
+import type { JobManager } from "../job-manager.ts";
+import { McpBridgeError } from "../mcp-bridge-error.ts";
+import { registerDccApiExecutor } from "../register-dcc-api-executor.ts";
+
+/** Resolves tool names for every executor and checks they are distinct. */
+export function resolveRegistrations(options: DccServerOptions): Required<ExecutorRegistration>[] {
+  const entries = (options.executors ?? []).map(
+    (entry): ExecutorRegistration =>
+      "executor" in entry ? entry : { executor: entry as BridgeExecutor },
+  );
+  if (entries.length === 0 && options.setup === undefined) {
+    throw new McpBridgeError({ code: "INVALID_CONFIG", message: "Pass executors, setup, or both" });
+  }
+  const several = entries.length > 1;
+  const seen = new Set<string>();
+  return entries.map((entry) => {
+    const prefix = several ? entry.executor.dccName : "dcc";
+    const resolved = {
+      executor: entry.executor,
+      searchToolName: entry.searchToolName ?? `${prefix}_search`,
+      executeToolName: entry.executeToolName ?? `${prefix}_execute`,
+    };
+    for (const name of [resolved.searchToolName, resolved.executeToolName]) {
+      if (seen.has(name)) {
+        throw new McpBridgeError({
+          code: "INVALID_CONFIG",
+          message: `Tool name ${name} is used twice; give each executor its own searchToolName and executeToolName`,
+        });
+      }
+      seen.add(name);
+    }
+    return resolved;
+  });
+}
+
+/** A new McpServer with the executors registered and `setup` applied. */
+export function buildMcpServer(
+  options: DccServerOptions,
+  registrations: Required<ExecutorRegistration>[],
+  jobs: JobManager,
+): McpServer {
+  const server = new McpServer(
+    { name: options.name ?? "dcc-mcp", version: options.version ?? "0.1.0" },
+    {
+      capabilities: { tools: {}, logging: {} },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+  );
+  for (const { executor, searchToolName, executeToolName } of registrations) {
+    registerDccApiExecutor(server, executor, {
+      searchToolName,
+      executeToolName,
+      jobs,
+      ...(options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }),
+      ...(options.progressIntervalMs === undefined
+        ? {}
+        : { progressIntervalMs: options.progressIntervalMs }),
+    });
+  }
+  options.setup?.(server);
+  return server;
+}

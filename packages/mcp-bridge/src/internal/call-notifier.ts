@@ -1,0 +1,102 @@
+// Streams one call's progress and console lines to its client: progress as notifications/progress
+// (only with a progressToken; strictly increasing; at most one per interval, latest wins), console
+// lines as notifications/message (only once the client has set a log level, and capped per call).
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { BridgeLogEntry, BridgeProgress } from "../bridge-executor.ts";
+
+/** Sends one notification tied to the current request. */
+export type SendNotification = (notification: {
+  method: "notifications/progress" | "notifications/message";
+  params: Record<string, unknown>;
+}) => Promise<void>;
+
+/** Options for {@link CallNotifier}. */
+export interface CallNotifierOptions {
+  send: SendNotification;
+  progressToken: string | number | undefined;
+  /** The level the client set with logging/setLevel, or undefined when it never did. */
+  logLevel: () => LoggingLevel | undefined;
+  logger: string;
+  intervalMs: number;
+  maxLogNotifications: number;
+}
+
+const severity: Record<LoggingLevel, number> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+const consoleLevel: Record<BridgeLogEntry["level"], LoggingLevel> = {
+  log: "info",
+  info: "info",
+  warn: "warning",
+  error: "error",
+};
+
+/** Per-call progress and log streaming; call {@link CallNotifier.flush} before answering. */
+export class CallNotifier {
+  readonly #options: CallNotifierOptions;
+  #lastSent = Number.NEGATIVE_INFINITY;
+  #lastSentAt = 0;
+  #pending: BridgeProgress | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #logsSent = 0;
+
+  constructor(options: CallNotifierOptions) {
+    this.#options = options;
+  }
+
+  /** Receives a `progress()` report from the script. */
+  readonly onProgress = (progress: BridgeProgress): void => {
+    if (this.#options.progressToken === undefined) return;
+    if (!Number.isFinite(progress.progress) || progress.progress <= this.#lastSent) return;
+    this.#pending = progress;
+    const wait = this.#lastSentAt + this.#options.intervalMs - Date.now();
+    if (wait <= 0) this.#sendPending();
+    else this.#timer ??= setTimeout(() => this.#sendPending(), wait);
+  };
+
+  /** Receives a console line from the script. */
+  readonly onLog = (entry: BridgeLogEntry): void => {
+    const threshold = this.#options.logLevel();
+    if (threshold === undefined || this.#logsSent >= this.#options.maxLogNotifications) return;
+    const level = consoleLevel[entry.level] ?? "info";
+    if (severity[level] < severity[threshold]) return;
+    this.#logsSent += 1;
+    this.#options
+      .send({
+        method: "notifications/message",
+        params: { level, logger: this.#options.logger, data: entry.message },
+      })
+      .catch(() => {});
+  };
+
+  /** Sends a held-back progress report at once, so none arrives after the result. */
+  flush(): void {
+    if (this.#pending !== undefined) this.#sendPending();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #sendPending(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const progress = this.#pending;
+    const token = this.#options.progressToken;
+    this.#pending = undefined;
+    if (progress === undefined || token === undefined || progress.progress <= this.#lastSent)
+      return;
+    this.#lastSent = progress.progress;
+    this.#lastSentAt = Date.now();
+    const params: Record<string, unknown> = { progressToken: token, progress: progress.progress };
+    if (progress.total !== undefined) params["total"] = progress.total;
+    if (progress.message !== undefined) params["message"] = progress.message;
+    this.#options.send({ method: "notifications/progress", params }).catch(() => {});
+  }
+}

@@ -1,0 +1,160 @@
+// One dcc_execute call that runs a script: validates the argument combination, reads the trusted
+// parts of _meta.dcc (async, parentJobId; never jobId), and runs the script synchronously or as an
+// async job under a server-owned job id and CancelToken.
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type {
+  LoggingLevel,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { BridgeExecuteOptions, BridgeExecutor, BridgeResult } from "../bridge-executor.ts";
+import type { JobManager, JobWorkContext } from "../job-manager.ts";
+import { runInCallContext } from "./call-context.ts";
+import { CallNotifier, type SendNotification } from "./call-notifier.ts";
+import { jobView } from "./job-view.ts";
+import type { ExecuteArguments } from "./tool-schemas.ts";
+
+/** Settings of the execute tool that do not change per call. */
+export interface ExecuteCallSettings {
+  jobs: JobManager;
+  executeToolName: string;
+  logLevel: () => LoggingLevel | undefined;
+  progressIntervalMs: number;
+  maxLogNotifications: number;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Runs a script call and returns its envelope (the job handle for async calls). */
+export async function runExecuteCall(
+  executor: BridgeExecutor,
+  args: ExecuteArguments,
+  extra: Extra,
+  settings: ExecuteCallSettings,
+): Promise<BridgeResult> {
+  const dccName = executor.dccName;
+  const problem = argumentProblem(executor, args);
+  if (problem !== undefined) {
+    return {
+      success: false,
+      message: `Script parameters are invalid on ${dccName}.`,
+      error: problem,
+      errorCode: "INVALID_INPUT",
+    };
+  }
+  const meta = dccMeta(extra._meta);
+  const parentJobId = meta.parentJobId;
+  const runOptions = { dccName, ...(parentJobId === undefined ? {} : { parentJobId }) };
+
+  if (args.async === true || meta.async) {
+    const record = settings.jobs.startJob(runOptions, (context) =>
+      runScript(executor, args, context, { onProgress: context.reportProgress }),
+    );
+    if (record === undefined) {
+      return {
+        success: false,
+        message: `Too many jobs are running on ${dccName}; try again later.`,
+        error: "busy",
+        errorCode: "BUSY",
+      };
+    }
+    const poll = { job_id: record.jobId, job_action: "status" };
+    return {
+      success: true,
+      message: `Job ${record.jobId} started on ${dccName}. Poll it with ${settings.executeToolName}(${JSON.stringify(poll)}); use job_action "result" for the outcome, "cancel" to stop it.`,
+      job_id: record.jobId,
+      status: record.status,
+      parent_job_id: record.parentJobId ?? null,
+      job: jobView(record),
+      poll: { tool: settings.executeToolName, arguments: poll },
+    };
+  }
+
+  const notifier = new CallNotifier({
+    send: extra.sendNotification as SendNotification,
+    progressToken: extra._meta?.progressToken,
+    logLevel: settings.logLevel,
+    logger: dccName,
+    intervalMs: settings.progressIntervalMs,
+    maxLogNotifications: settings.maxLogNotifications,
+  });
+  try {
+    return await settings.jobs.runCall({ ...runOptions, signal: extra.signal }, (context) =>
+      runScript(executor, args, context, {
+        onProgress: notifier.onProgress,
+        onLog: notifier.onLog,
+      }),
+    );
+  } finally {
+    notifier.flush();
+  }
+}
+
+function runScript(
+  executor: BridgeExecutor,
+  args: ExecuteArguments,
+  context: JobWorkContext,
+  streams: Pick<BridgeExecuteOptions, "onProgress" | "onLog">,
+): Promise<BridgeResult> {
+  const { token, jobId } = context;
+  const options: BridgeExecuteOptions = {
+    timeoutSecs: args.timeout_secs,
+    signal: token.signal,
+    cancelToken: token,
+    ...streams,
+  };
+  return runInCallContext(token, jobId, async () => {
+    try {
+      if (args.file_path !== undefined && executor.executeParams !== undefined) {
+        return await executor.executeParams(
+          {
+            filePath: args.file_path,
+            params: args.params ?? {},
+            timeoutSecs: args.timeout_secs,
+            ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
+          },
+          options,
+        );
+      }
+      return await executor.execute(args.code ?? "", options);
+    } catch (error) {
+      return {
+        success: false,
+        message: `Script failed on ${executor.dccName}.`,
+        error: error instanceof Error ? error.message : String(error),
+        errorCode: "INTERNAL",
+        completion: "unknown",
+      };
+    }
+  });
+}
+
+function argumentProblem(executor: BridgeExecutor, args: ExecuteArguments): string | undefined {
+  const hasCode = args.code !== undefined;
+  const hasFile = args.file_path !== undefined;
+  if (hasCode && hasFile) return "Pass either code or file_path, not both";
+  if (!hasCode && !hasFile) return "Missing required 'code' string (or file_path with params)";
+  if (hasCode && args.code?.trim() === "") return "code must not be empty";
+  if (hasCode && (args.params !== undefined || args.sha256 !== undefined)) {
+    return "params and sha256 go with file_path, not with code";
+  }
+  if (hasFile && executor.executeParams === undefined) {
+    return `file_path is not supported by the ${executor.dccName} executor; pass code`;
+  }
+  return undefined;
+}
+
+/** The parts of `_meta.dcc` the bridge honours. A client-supplied `jobId` is ignored on purpose. */
+function dccMeta(meta: Record<string, unknown> | undefined): {
+  async: boolean;
+  parentJobId?: string;
+} {
+  const dcc = meta?.["dcc"];
+  if (dcc === null || typeof dcc !== "object") return { async: false };
+  const fields = dcc as Record<string, unknown>;
+  const parent = fields["parentJobId"];
+  return {
+    async: fields["async"] === true,
+    ...(typeof parent === "string" && parent !== "" ? { parentJobId: parent } : {}),
+  };
+}

@@ -1,0 +1,82 @@
+// Stateful Streamable HTTP sessions: one McpServer and transport per session id, bounded in count,
+// dropped when idle. A session with an open response (a running call, an SSE stream) is not idle.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+/** One live session. */
+export interface HttpSession {
+  id: string;
+  server: McpServer;
+  transport: StreamableHTTPServerTransport;
+  lastActivity: number;
+  openResponses: number;
+}
+
+/** The session table with idle expiry. */
+export class HttpSessionTable {
+  readonly #sessions = new Map<string, HttpSession>();
+  readonly #idleMs: number;
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(idleMs: number) {
+    this.#idleMs = idleMs;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  get(id: string): HttpSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  add(session: HttpSession): void {
+    this.#sessions.set(session.id, session);
+  }
+
+  /** Forgets a session and closes its server (which aborts its in-flight requests). */
+  async drop(id: string): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (session === undefined) return;
+    this.#sessions.delete(id);
+    await session.server.close().catch(() => {});
+  }
+
+  /** Counts an open response against the session until `response` closes. */
+  track(
+    session: HttpSession,
+    response: { once(event: "close", listener: () => void): unknown },
+  ): void {
+    session.openResponses += 1;
+    session.lastActivity = Date.now();
+    response.once("close", () => {
+      session.openResponses -= 1;
+      session.lastActivity = Date.now();
+    });
+  }
+
+  /** Starts the periodic idle sweep. */
+  startSweeper(): void {
+    const every = Math.max(50, Math.min(this.#idleMs / 2, 60_000));
+    this.#sweeper = setInterval(() => this.sweep(), every);
+    this.#sweeper.unref();
+  }
+
+  /** Drops sessions idle for longer than the idle limit; returns how many went. */
+  sweep(now: number = Date.now()): number {
+    let dropped = 0;
+    for (const session of [...this.#sessions.values()]) {
+      if (session.openResponses === 0 && now - session.lastActivity > this.#idleMs) {
+        dropped += 1;
+        void this.drop(session.id);
+      }
+    }
+    return dropped;
+  }
+
+  /** Stops the sweep and closes every session. */
+  async closeAll(): Promise<void> {
+    clearInterval(this.#sweeper);
+    await Promise.all([...this.#sessions.keys()].map((id) => this.drop(id)));
+  }
+}

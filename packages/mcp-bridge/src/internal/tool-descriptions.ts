@@ -1,0 +1,27 @@
+// The descriptions are the agent's whole manual for the two tools; a test keeps both together
+// under 600 o200k tokens, so every line has to earn its place.
+
+/** Description of the search tool for one DCC. */
+export function searchDescription(dccName: string, executeToolName: string): string {
+  return [
+    `Search the ${dccName} command catalog by keywords. Returns matching commands with signatures and descriptions.`,
+    `Use it before ${executeToolName} to get exact command names and flags; search again with other words if nothing fits.`,
+  ].join("\n");
+}
+
+/** Description of the execute tool for one DCC. */
+export function executeDescription(dccName: string, searchToolName: string): string {
+  return [
+    `Run a JavaScript/TypeScript script in a sandbox that drives ${dccName}. Do many commands in one call: only the script's return value comes back.`,
+    `- dispatch(name, args) runs one ${dccName} command and returns its result (await optional). args is an object of the flags shown by ${searchToolName}. On failure it throws an Error with .code and .message; catch it to carry on.`,
+    "- End with a top-level `return value` (JSON); without it output is null.",
+    "- console.log/warn/error lines come back in logs; progress(done, total?, message?) reports progress.",
+    "- No network, files or imports. timeout_secs defaults to 30 (max 300); oversized output is shortened.",
+    `- Find names with ${searchToolName} first. Example:`,
+    '  const made = dispatch("polySphere", { name: "ball", radius: 2 });',
+    "  return { made };",
+    "- Failure: success false with error and errorCode (SCRIPT_ERROR, TIMEOUT, CANCELLED, …). completion tells whether the last command finished (complete/unknown/not_started).",
+    '- Long work: set async: true to get a job_id at once, then call with { job_id, job_action: "status" | "result" | "cancel" }.',
+    "- Or run a materialized script: file_path + params (+ sha256) instead of code.",
+  ].join("\n");
+}

@@ -1,0 +1,93 @@
+// Turns an executor envelope into an MCP tool result: structuredContent plus the same JSON as text,
+// isError when success is false. Oversized envelopes are trimmed structurally (whole array items,
+// object keys, string tails), never by cutting serialised JSON.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { BridgeResult } from "../bridge-executor.ts";
+
+interface ShrinkLimits {
+  items: number;
+  keys: number;
+  chars: number;
+  depth: number;
+}
+
+/** Builds the tool result, trimming `output` and `logs` when the JSON exceeds `maxChars`. */
+export function toToolResult(result: BridgeResult, maxChars: number): CallToolResult {
+  const shaped = fitResult(result, maxChars);
+  return {
+    content: [{ type: "text", text: JSON.stringify(shaped) }],
+    structuredContent: shaped,
+    ...(shaped.success ? {} : { isError: true }),
+  };
+}
+
+/** Returns `result` unchanged when it fits, else a copy with a `truncated` report. */
+export function fitResult(result: BridgeResult, maxChars: number): BridgeResult {
+  const originalChars = safeLength(result);
+  if (originalChars <= maxChars) return result;
+  let limits: ShrinkLimits = { items: 200, keys: 200, chars: 4000, depth: 8 };
+  for (let round = 0; round < 12; round += 1) {
+    const candidate = shrinkEnvelope(result, limits);
+    const length = safeLength(candidate);
+    if (length <= maxChars)
+      return { ...candidate, truncated: { ...report(originalChars), keptChars: length } };
+    limits = {
+      items: Math.max(1, Math.floor(limits.items / 2)),
+      keys: Math.max(1, Math.floor(limits.keys / 2)),
+      chars: Math.max(16, Math.floor(limits.chars / 2)),
+      depth: Math.max(1, limits.depth - 1),
+    };
+  }
+  // Nothing structural fits: keep the envelope's own fields and drop the payload.
+  const { output: _output, logs: _logs, results: _results, ...rest } = result;
+  const bare: BridgeResult = { ...rest, success: result.success, message: result.message };
+  return {
+    ...bare,
+    truncated: {
+      ...report(originalChars),
+      keptChars: safeLength(bare),
+      dropped: ["output", "logs", "results"],
+    },
+  };
+}
+
+function report(originalChars: number): Record<string, unknown> {
+  return {
+    originalChars,
+    note: "The result was too large; arrays, objects and strings were shortened. Return less, or page through the data.",
+  };
+}
+
+function shrinkEnvelope(result: BridgeResult, limits: ShrinkLimits): BridgeResult {
+  const copy: BridgeResult = { ...result };
+  for (const field of ["output", "logs", "results", "error", "context"]) {
+    if (field in copy) copy[field] = shrink(copy[field], limits, 0);
+  }
+  return copy;
+}
+
+function shrink(value: unknown, limits: ShrinkLimits, depth: number): unknown {
+  if (typeof value === "string") {
+    return value.length <= limits.chars
+      ? value
+      : `${value.slice(0, limits.chars)}… [${value.length - limits.chars} more chars]`;
+  }
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= limits.depth)
+    return Array.isArray(value) ? `[array of ${value.length}]` : "[object]";
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, limits.items).map((item) => shrink(item, limits, depth + 1));
+    if (value.length > limits.items) kept.push(`… ${value.length - limits.items} more items`);
+    return kept;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of entries.slice(0, limits.keys))
+    out[key] = shrink(item, limits, depth + 1);
+  if (entries.length > limits.keys) out["…"] = `${entries.length - limits.keys} more keys`;
+  return out;
+}
+
+function safeLength(value: unknown): number {
+  return JSON.stringify(value)?.length ?? 0;
+}

@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { DccServerOptions, ExecutorRegistration } from "./dcc-server-options.ts";
+import { buildMcpServer, resolveRegistrations } from "./internal/build-mcp-server.ts";
+import {
+  bearerTokenMatches,
+  checkHostAndOrigin,
+  defaultAllowedHosts,
+  isLoopbackHost,
+  readBody,
+  sha256,
+} from "./internal/http-guards.ts";
+import { type HttpSession, HttpSessionTable } from "./internal/http-sessions.ts";
+import { JobManager } from "./job-manager.ts";
+import { McpBridgeError } from "./mcp-bridge-error.ts";
+
+/** Options for {@link McpHttpServer} and {@link createMcpHttpServer}. */
+export interface McpHttpServerOptions extends DccServerOptions {
+  /** TCP port; 0 picks a free one. Default 8765. */
+  port?: number;
+  /** Address to bind. Default `127.0.0.1` (loopback only). */
+  host?: string;
+  /** URL path of the MCP endpoint. Default `/mcp`. */
+  path?: string;
+  /** Require `Authorization: Bearer <token>` on every request. */
+  auth?: { token: string };
+  /** Host header names accepted (no port). Default: loopback names, plus `host` when it is a name. */
+  allowedHosts?: readonly string[];
+  /** Origins accepted besides loopback pages calling a loopback server (e.g. `https://app.example`). */
+  allowedOrigins?: readonly string[];
+  /** Largest request body in bytes; larger ones get 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A session with no request and no open stream for this long is closed, in ms. Default 30 min. */
+  sessionIdleMs?: number;
+  /** Most sessions at once; more get 503. Default 64. */
+  maxSessions?: number;
+  /** How long `close()` waits for cancelled work to stop, in ms. Default 2000. */
+  shutdownGraceMs?: number;
+  /** Allow binding a non-loopback address without `auth`. Default false. */
+  allowRemoteWithoutAuth?: boolean;
+}
+
+/** A started server. */
+export interface McpHttpServerHandle {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
+  url: string;
+  /** Graceful shutdown: cancels work in flight, closes sessions, stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * MCP over Streamable HTTP with stateful sessions (one MCP server per session, so cancellation and
+ * progress reach the running call). Loopback by default, Host and Origin checked against DNS
+ * rebinding, optional bearer auth, bounded bodies, sessions and jobs.
+ */
+export class McpHttpServer {
+  /** The job manager shared by all sessions. */
+  readonly jobs: JobManager;
+  readonly #options: McpHttpServerOptions;
+  readonly #registrations: Required<ExecutorRegistration>[];
+  readonly #sessions: HttpSessionTable;
+  readonly #allowedHosts: readonly string[];
+  readonly #allowedOrigins: readonly string[];
+  readonly #tokenDigest: Buffer | undefined;
+  readonly #path: string;
+  readonly #maxBodyBytes: number;
+  readonly #maxSessions: number;
+  #http: Server | undefined;
+  #url: string | undefined;
+  #closing: Promise<void> | undefined;
+
+  /** @throws {@link McpBridgeError} `INVALID_CONFIG` for unsafe or inconsistent options. */
+  constructor(options: McpHttpServerOptions) {
+    this.#options = options;
+    const host = options.host ?? "127.0.0.1";
+    if (
+      !isLoopbackHost(host) &&
+      options.auth === undefined &&
+      options.allowRemoteWithoutAuth !== true
+    ) {
+      throw new McpBridgeError({
+        code: "INVALID_CONFIG",
+        message: `Binding ${host} exposes the DCC beyond this machine; set auth.token (or allowRemoteWithoutAuth)`,
+      });
+    }
+    if (options.auth !== undefined && options.auth.token.length < 16) {
+      throw new McpBridgeError({
+        code: "INVALID_CONFIG",
+        message: "auth.token must be at least 16 characters",
+      });
+    }
+    this.#registrations = resolveRegistrations(options);
+    this.jobs = new JobManager({
+      ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
+      ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
+    });
+    this.#sessions = new HttpSessionTable(options.sessionIdleMs ?? 30 * 60_000);
+    this.#allowedHosts = (options.allowedHosts ?? defaultAllowedHosts(host)).map((name) =>
+      name.toLowerCase(),
+    );
+    this.#allowedOrigins = options.allowedOrigins ?? [];
+    this.#tokenDigest = options.auth === undefined ? undefined : sha256(options.auth.token);
+    this.#path = options.path ?? "/mcp";
+    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#maxSessions = options.maxSessions ?? 64;
+  }
+
+  /** The endpoint URL once started. */
+  get url(): string | undefined {
+    return this.#url;
+  }
+
+  /** Number of open sessions. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Starts listening.
+   * @throws {@link McpBridgeError} `INVALID_STATE` when already started or closed.
+   */
+  async start(): Promise<McpHttpServerHandle> {
+    if (this.#http !== undefined || this.#closing !== undefined) {
+      throw new McpBridgeError({
+        code: "INVALID_STATE",
+        message: "The server was already started",
+      });
+    }
+    const http = createServer((request, response) => {
+      this.#handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent)
+          sendError(response, 500, -32603, `Internal error: ${String(error)}`);
+        else response.end();
+      });
+    });
+    http.headersTimeout = 30_000;
+    http.requestTimeout = 60_000;
+    http.maxConnections = this.#maxSessions * 4 + 16;
+    this.#http = http;
+    const host = this.#options.host ?? "127.0.0.1";
+    await new Promise<void>((resolve, reject) => {
+      http.once("error", reject);
+      http.listen(this.#options.port ?? 8765, host, () => {
+        http.off("error", reject);
+        resolve();
+      });
+    });
+    this.#sessions.startSweeper();
+    const { port } = http.address() as AddressInfo;
+    const urlHost = host.includes(":") ? `[${host}]` : host;
+    this.#url = `http://${urlHost}:${port}${this.#path}`;
+    return { url: this.#url, close: () => this.close() };
+  }
+
+  /** Graceful shutdown: cancels calls and jobs in flight, closes sessions, stops listening. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const http = this.#http;
+      const stopped =
+        http === undefined
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => http.close(() => resolve()));
+      // Cancelling first lets each running call answer "cancelled" before its session goes away.
+      await this.jobs.close(this.#options.shutdownGraceMs ?? 2000);
+      await this.#sessions.closeAll();
+      http?.closeAllConnections();
+      await stopped;
+    })();
+    return this.#closing;
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refusal = checkHostAndOrigin(request, this.#allowedHosts, this.#allowedOrigins);
+    if (refusal !== undefined) return sendError(response, 403, -32000, refusal);
+    if (this.#tokenDigest !== undefined && !bearerTokenMatches(request, this.#tokenDigest)) {
+      response.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
+      return sendError(response, 401, -32001, "Unauthorized: missing or invalid bearer token");
+    }
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (path !== this.#path) return sendError(response, 404, -32000, `Not found: ${path}`);
+    if (this.#closing !== undefined)
+      return sendError(response, 503, -32000, "Server is shutting down");
+    const method = request.method ?? "GET";
+    if (method !== "POST" && method !== "GET" && method !== "DELETE") {
+      response.setHeader("Allow", "GET, POST, DELETE");
+      return sendError(response, 405, -32000, "Method not allowed.");
+    }
+    const sessionHeader = request.headers["mcp-session-id"];
+    const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
+    let body: unknown;
+    if (method === "POST") {
+      const read = await readBody(request, this.#maxBodyBytes);
+      if (!read.ok) {
+        return read.tooLarge
+          ? sendError(
+              response,
+              413,
+              -32000,
+              `Payload Too Large: request body must not exceed ${this.#maxBodyBytes} bytes`,
+            )
+          : sendError(response, 400, -32000, "Bad Request: the request body could not be read");
+      }
+      try {
+        body = JSON.parse(read.text);
+      } catch {
+        return sendError(response, 400, -32700, "Parse error: Invalid JSON");
+      }
+    }
+    if (sessionId !== undefined) {
+      const session = this.#sessions.get(sessionId);
+      if (session === undefined) return sendError(response, 404, -32001, "Session not found");
+      this.#sessions.track(session, response);
+      return session.transport.handleRequest(request, response, body);
+    }
+    if (method !== "POST" || !isInitializeRequest(body)) {
+      return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
+    }
+    if (this.#sessions.size >= this.#maxSessions) {
+      return sendError(response, 503, -32000, "Too many sessions; close one or try again later");
+    }
+    await this.#startSession(request, response, body);
+  }
+
+  async #startSession(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ): Promise<void> {
+    const server = buildMcpServer(this.#options, this.#registrations, this.jobs);
+    let session: HttpSession | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        session = { id, server, transport, lastActivity: Date.now(), openResponses: 0 };
+        this.#sessions.add(session);
+        this.#sessions.track(session, response);
+      },
+      onsessionclosed: (id) => void this.#sessions.drop(id),
+    });
+    transport.onclose = () => {
+      if (session !== undefined) void this.#sessions.drop(session.id);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+    if (session === undefined) await server.close().catch(() => {});
+  }
+}
+
+/** Creates an {@link McpHttpServer}; call `start()` on it to listen. */
+export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServer {
+  return new McpHttpServer(options);
+}
+
+function sendError(response: ServerResponse, status: number, code: number, message: string): void {
+  response.statusCode = status;
+  response.setHeader("Content-Type", "application/json");
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}

@@ -1,0 +1,175 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type HttpHarness, startHttpHarness } from "./__fixtures__/http-harness.ts";
+import { createTestExecutor } from "./__fixtures__/test-executor.ts";
+import { McpBridgeError } from "./mcp-bridge-error.ts";
+import { registerDccApiExecutor } from "./register-dcc-api-executor.ts";
+
+type ToolResult = {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+let harness: HttpHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("registerDccApiExecutor", () => {
+  it("lists exactly the two tools with schemas and annotations", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
+    const search = tools.find((tool) => tool.name === "dcc_search");
+    const execute = tools.find((tool) => tool.name === "dcc_execute");
+    expect(search?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(execute?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(search?.inputSchema.required).toEqual(["query"]);
+    expect(search?.inputSchema.properties?.["limit"]).toMatchObject({
+      minimum: 1,
+      maximum: 50,
+      default: 10,
+    });
+    expect(execute?.inputSchema.properties?.["timeout_secs"]).toMatchObject({
+      minimum: 1,
+      maximum: 300,
+      default: 30,
+    });
+    expect(execute?.outputSchema?.required).toEqual(["success", "message"]);
+  });
+
+  it("returns structuredContent and the same JSON as text", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const result = (await client.callTool({
+      name: "dcc_search",
+      arguments: { query: "sphere" },
+    })) as ToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.["success"]).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? "")).toEqual(result.structuredContent);
+    expect((result.structuredContent?.["results"] as { name: string }[])[0]?.name).toBe(
+      "polySphere",
+    );
+
+    const run = (await client.callTool({
+      name: "dcc_execute",
+      arguments: {
+        code: 'const made = await dispatch("polySphere", { name: "ball" });\nreturn { made };',
+      },
+    })) as ToolResult;
+    expect(run.isError).toBeFalsy();
+    expect(run.structuredContent).toMatchObject({
+      success: true,
+      output: { made: ["ball", "ballShape"] },
+    });
+    expect(JSON.parse(run.content[0]?.text ?? "")).toEqual(run.structuredContent);
+  });
+
+  it("marks failed scripts with isError and keeps the envelope", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const result = (await client.callTool({
+      name: "dcc_execute",
+      arguments: { code: 'await dispatch("fail", {});' },
+    })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      success: false,
+      message: "Script failed on maya.",
+    });
+  });
+
+  it("explains invalid arguments clearly", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
+      (await client.callTool({ name, arguments: args })) as ToolResult;
+
+    const limit = await call("dcc_search", { query: "x", limit: 0 });
+    expect(limit.isError).toBe(true);
+    expect(limit.content[0]?.text).toContain("limit must be between 1 and 50");
+
+    const timeout = await call("dcc_execute", { code: "return 1", timeout_secs: 301 });
+    expect(timeout.content[0]?.text).toContain("timeout_secs must be between 1 and 300");
+
+    const wrongType = await call("dcc_execute", { code: 42 });
+    expect(wrongType.content[0]?.text).toContain("code must be a string");
+
+    const missing = await call("dcc_execute", {});
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toMatchObject({
+      success: false,
+      errorCode: "INVALID_INPUT",
+      error: "Missing required 'code' string (or file_path with params)",
+    });
+
+    const both = await call("dcc_execute", { code: "return 1", file_path: "/tmp/x.ts" });
+    expect(both.structuredContent?.["error"]).toBe("Pass either code or file_path, not both");
+
+    const jobWithoutAction = await call("dcc_execute", { job_id: "abc" });
+    expect(jobWithoutAction.structuredContent?.["error"]).toContain("job_id needs job_action");
+  });
+
+  it("answers an unknown tool with an error result", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const result = (await client.callTool({ name: "nope", arguments: {} })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("Tool nope not found");
+  });
+
+  it("never trusts a client-supplied _meta.dcc.jobId", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const result = (await client.callTool({
+      name: "dcc_execute",
+      arguments: { code: 'return await dispatch("whoami", {});' },
+      _meta: { dcc: { jobId: "spoofed-job" } },
+    })) as ToolResult;
+    const seen = result.structuredContent?.["output"];
+    expect(typeof seen).toBe("string");
+    expect(seen).not.toBe("spoofed-job");
+    expect(seen).toMatch(/^[0-9a-f-]{36}$/);
+    expect(harness.test.journal.jobIds).toEqual([seen]);
+  });
+
+  it("hosts several executors under distinct names", async () => {
+    const maya = createTestExecutor("maya");
+    const blender = createTestExecutor("blender");
+    harness = await startHttpHarness({ executors: [maya.executor, blender.executor] });
+    const client = await harness.connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "blender_execute",
+      "blender_search",
+      "maya_execute",
+      "maya_search",
+    ]);
+    expect(tools.find((tool) => tool.name === "maya_execute")?.description).toContain(
+      "maya_search",
+    );
+    await client.callTool({
+      name: "blender_execute",
+      arguments: { code: 'await dispatch("tick", {});' },
+    });
+    expect(blender.journal.ticks).toBe(1);
+    expect(maya.journal.ticks).toBe(0);
+  });
+
+  it("refuses clashing or invalid tool names", () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    const { executor } = createTestExecutor();
+    expect(() =>
+      registerDccApiExecutor(server, executor, { searchToolName: "x", executeToolName: "x" }),
+    ).toThrow(McpBridgeError);
+    expect(() => registerDccApiExecutor(server, executor, { searchToolName: "has space" })).toThrow(
+      /Invalid tool name/,
+    );
+    registerDccApiExecutor(server, executor);
+    expect(() => registerDccApiExecutor(server, executor)).toThrow(McpBridgeError);
+  });
+});

@@ -1,0 +1,140 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
+import { runExecuteCall } from "./internal/execute-call.ts";
+import { runJobAction } from "./internal/job-actions.ts";
+import { trackLogLevel } from "./internal/log-level.ts";
+import { executeDescription, searchDescription } from "./internal/tool-descriptions.ts";
+import { toToolResult } from "./internal/tool-result.ts";
+import { registerExecuteTool, registerSearchTool } from "./internal/tool-schemas.ts";
+import { JobManager } from "./job-manager.ts";
+import { McpBridgeError } from "./mcp-bridge-error.ts";
+
+/** Options for {@link registerDccApiExecutor}. */
+export interface RegisterDccApiExecutorOptions {
+  /** Name of the search tool. Default `dcc_search`. */
+  searchToolName?: string;
+  /** Name of the execute tool. Default `dcc_execute`. */
+  executeToolName?: string;
+  /** Job manager shared with other registrations and sessions. Default: a new one. */
+  jobs?: JobManager;
+  /** Largest result JSON, in characters, before structured truncation. Default 24 000. */
+  maxResultChars?: number;
+  /** Least time between two progress notifications of one call, in ms. Default 50. */
+  progressIntervalMs?: number;
+  /** Most console lines streamed as log notifications per call. Default 200. */
+  maxLogNotifications?: number;
+  /** Replaces the default search tool description. */
+  searchDescription?: string;
+  /** Replaces the default execute tool description. */
+  executeDescription?: string;
+}
+
+/** What {@link registerDccApiExecutor} registered. */
+export interface RegisteredDccApiTools {
+  /** The search tool's name. */
+  searchToolName: string;
+  /** The execute tool's name. */
+  executeToolName: string;
+  /** The job manager the execute tool uses. */
+  jobs: JobManager;
+}
+
+const toolName = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Registers the search and execute tools of one executor on an MCP SDK `McpServer`. Call it once
+ * per executor, with distinct tool names (`maya_search`, `blender_search`, …), before connecting.
+ * Results carry `structuredContent` and the same JSON as text; `success: false` sets `isError`.
+ * @throws {@link McpBridgeError} `INVALID_CONFIG` for bad or clashing tool names.
+ */
+export function registerDccApiExecutor(
+  server: McpServer,
+  executor: BridgeExecutor,
+  options: RegisterDccApiExecutorOptions = {},
+): RegisteredDccApiTools {
+  const searchToolName = options.searchToolName ?? "dcc_search";
+  const executeToolName = options.executeToolName ?? "dcc_execute";
+  for (const name of [searchToolName, executeToolName]) {
+    if (!toolName.test(name)) {
+      throw new McpBridgeError({
+        code: "INVALID_CONFIG",
+        message: `Invalid tool name: ${JSON.stringify(name)}`,
+      });
+    }
+  }
+  if (searchToolName === executeToolName) {
+    throw new McpBridgeError({
+      code: "INVALID_CONFIG",
+      message: "The search and execute tools need distinct names",
+    });
+  }
+  const jobs = options.jobs ?? new JobManager();
+  const maxResultChars = Math.max(1000, options.maxResultChars ?? 24_000);
+  const logLevel = trackLogLevel(server);
+  const dccName = executor.dccName;
+
+  try {
+    registerSearchTool(
+      server,
+      {
+        name: searchToolName,
+        title: `Search ${dccName} commands`,
+        description: options.searchDescription ?? searchDescription(dccName, executeToolName),
+        annotations: {
+          readOnlyHint: true,
+          idempotentHint: true,
+          destructiveHint: false,
+          openWorldHint: false,
+        },
+      },
+      async ({ query, limit }) => {
+        let result: BridgeResult;
+        try {
+          result = executor.search(query, { limit });
+        } catch (error) {
+          result = {
+            success: false,
+            message: `Search failed on ${dccName}.`,
+            error: errorText(error),
+          };
+        }
+        return toToolResult(result, maxResultChars);
+      },
+    );
+    registerExecuteTool(
+      server,
+      {
+        name: executeToolName,
+        title: `Run a ${dccName} script`,
+        description: options.executeDescription ?? executeDescription(dccName, searchToolName),
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+      },
+      async (args, extra) => {
+        const result =
+          args.job_id !== undefined || args.job_action !== undefined
+            ? await runJobAction(args, { jobs, dccName, executeToolName })
+            : await runExecuteCall(executor, args, extra, {
+                jobs,
+                executeToolName,
+                logLevel,
+                progressIntervalMs: options.progressIntervalMs ?? 50,
+                maxLogNotifications: options.maxLogNotifications ?? 200,
+              });
+        return toToolResult(result, maxResultChars);
+      },
+    );
+  } catch (error) {
+    if (error instanceof McpBridgeError) throw error;
+    throw new McpBridgeError({ code: "INVALID_CONFIG", message: errorText(error), cause: error });
+  }
+  return { searchToolName, executeToolName, jobs };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
