@@ -1,0 +1,27 @@
+/** What a host command receives besides its arguments. */
+export interface CommandContext {
+  /** Aborts when the execution that called the command is cancelled or times out. */
+  signal: AbortSignal;
+  /** Name the command was called by. */
+  command: string;
+}
+
+/**
+ * A host command that scripts call with `dispatch(name, args)`. `args` arrive as plain JSON data
+ * (parsed from the script's JSON text, so no guest object ever reaches the handler).
+ */
+export interface CommandDefinition {
+  /** Unique name scripts dispatch to, e.g. `"polySphere"`. */
+  name: string;
+  /**
+   * Runs the command. Its (awaited) result must be JSON-representable; `undefined` becomes
+   * `null`. A thrown error's string `code` property reaches the script unchanged.
+   */
+  handler: (args: unknown, context: CommandContext) => unknown;
+  /** JSON Schema (draft-07 / 2019-09 as ajv 8 reads it) the arguments must match. */
+  argsSchema?: Record<string, unknown>;
+  /** One-line signature for the catalog, e.g. `polySphere(flags?: { radius?: number }): string[]`. */
+  signature?: string;
+  /** What the command does, for the catalog. */
+  description?: string;
+}

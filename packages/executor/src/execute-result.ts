@@ -1,0 +1,93 @@
+import type { ExecuteLogEntry } from "./execute-options.ts";
+
+/** Any value JSON can carry. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** Why an execution failed. */
+export type ExecuteErrorCode =
+  | "INVALID_INPUT"
+  | "SCRIPT_ERROR"
+  | "TIMEOUT"
+  | "CANCELLED"
+  | "LIMIT_EXCEEDED"
+  | "INTERNAL";
+
+/** Every {@link ExecuteErrorCode}, by name. */
+export const executeErrorCodes: {
+  readonly invalidInput: "INVALID_INPUT";
+  readonly scriptError: "SCRIPT_ERROR";
+  readonly timeout: "TIMEOUT";
+  readonly cancelled: "CANCELLED";
+  readonly limitExceeded: "LIMIT_EXCEEDED";
+  readonly internal: "INTERNAL";
+} = {
+  invalidInput: "INVALID_INPUT",
+  scriptError: "SCRIPT_ERROR",
+  timeout: "TIMEOUT",
+  cancelled: "CANCELLED",
+  limitExceeded: "LIMIT_EXCEEDED",
+  internal: "INTERNAL",
+} as const;
+
+/**
+ * Whether the host side is known to be settled: `complete` (every started host command finished),
+ * `unknown` (a host command was still running when the script was stopped, so its effect in the
+ * DCC is unknown), `not_started` (no script code ran).
+ */
+export type ExecuteCompletion = "complete" | "unknown" | "not_started";
+
+/** Which limit an execution ran into. */
+export type ExecuteLimitName =
+  | "timeout"
+  | "memory"
+  | "stack"
+  | "output"
+  | "code"
+  | "dispatchCalls"
+  | "logs";
+
+/** Counters of one execution. */
+export interface ExecuteStats {
+  /** Wall-clock time from `execute()` to its result, in milliseconds. */
+  durationMs: number;
+  /** Number of `dispatch` calls the script made. */
+  dispatchCalls: number;
+}
+
+/** A successful execution. */
+export interface ExecuteSuccess {
+  success: true;
+  /** `Script executed successfully on {dcc}.` */
+  message: string;
+  /** The script's top-level `return` value (`null` without one). */
+  output: JsonValue;
+  logs: ExecuteLogEntry[];
+  /** Extra facts about the run; `{}` for inline code. */
+  context: Record<string, JsonValue>;
+  completion: "complete";
+  stats: ExecuteStats;
+}
+
+/** A failed execution. */
+export interface ExecuteFailure {
+  success: false;
+  /** One of the upstream messages: failed, timed out, cancelled, parameters invalid. */
+  message: string;
+  /** What went wrong, for the agent (error name, message and script line where known). */
+  error: string;
+  errorCode: ExecuteErrorCode;
+  /** The limit that was hit, for `TIMEOUT` and `LIMIT_EXCEEDED`. */
+  limit?: ExecuteLimitName;
+  logs: ExecuteLogEntry[];
+  completion: ExecuteCompletion;
+  stats: ExecuteStats;
+}
+
+/** The JSON result of {@link DccApiExecutor.execute}. */
+export type ExecuteResult = ExecuteSuccess | ExecuteFailure;

@@ -1,0 +1,111 @@
+// Guest-side JavaScript evaluated in every fresh context before the script. It receives the raw
+// host functions as arguments (they never become globals), installs `dispatch`, `console` and
+// `progress`, removes what a script must not have, and returns the output serializer.
+
+/**
+ * A function expression: `(hostDispatch, hostLog, hostProgress, maxLogChars) => serialize`.
+ * Built-ins are captured up front so a script that overwrites `JSON` only breaks itself.
+ */
+export const GUEST_BOOTSTRAP = `(function (hostDispatch, hostLog, hostProgress, maxLogChars) {
+  "use strict";
+  const g = globalThis;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const isArray = Array.isArray;
+  const keys = Object.keys;
+  const defineProperty = Object.defineProperty;
+  const StringOf = String;
+  const ErrorClass = Error;
+  const TypeErrorClass = TypeError;
+  const SetClass = Set;
+  const identifier = /^[A-Za-z_$][\\w$]*$/;
+
+  const describe = (value) => {
+    switch (typeof value) {
+      case "string": return value;
+      case "undefined": return "undefined";
+      case "bigint": return StringOf(value) + "n";
+      case "symbol": return StringOf(value);
+      case "function": return "[Function " + (value.name || "anonymous") + "]";
+    }
+    if (value instanceof ErrorClass) return StringOf(value.name) + ": " + StringOf(value.message);
+    try {
+      const text = stringify(value, (key, item) => (typeof item === "bigint" ? StringOf(item) : item));
+      return text === undefined ? StringOf(value) : text;
+    } catch {
+      return StringOf(value);
+    }
+  };
+  const format = (items) => {
+    let text = "";
+    for (let i = 0; i < items.length; i++) {
+      text += (i === 0 ? "" : " ") + describe(items[i]);
+      if (text.length > maxLogChars) return text.slice(0, maxLogChars);
+    }
+    return text;
+  };
+  const logger = (level) => function () { hostLog(level, format(arguments)); };
+  const consoleObject = {
+    log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"),
+    debug: logger("log"), trace: logger("log"),
+  };
+  defineProperty(g, "console", { value: consoleObject, writable: true, configurable: true });
+
+  g.dispatch = function dispatch(name, args) {
+    const reply = parse(hostDispatch(StringOf(name), args === undefined ? "null" : stringify(args)));
+    if (reply.ok) return reply.value;
+    const error = new ErrorClass(reply.error.message);
+    error.name = "CommandError";
+    error.command = reply.error.command;
+    error.code = reply.error.code;
+    throw error;
+  };
+  g.progress = function progress(done, total, message) {
+    hostProgress(
+      Number(done),
+      total === undefined || total === null ? undefined : Number(total),
+      message === undefined || message === null ? undefined : StringOf(message),
+    );
+  };
+  // Atomics.wait could block the worker thread where no interrupt reaches it.
+  delete g.Atomics;
+  delete g.SharedArrayBuffer;
+
+  const outputError = (what, path) => {
+    const error = new TypeErrorClass("Output is not JSON-representable: " + what + " at " + path);
+    error.name = "OutputError";
+    return error;
+  };
+  const child = (path, key) =>
+    identifier.test(key) ? path + "." + key : path + "[" + stringify(key) + "]";
+  const toJson = (value, path, stack) => {
+    switch (typeof value) {
+      case "string": case "boolean": case "number": return value;
+      case "bigint": return StringOf(value);
+      case "undefined": return null;
+      case "function": throw outputError("a function", path);
+      case "symbol": throw outputError("a symbol", path);
+    }
+    if (value === null) return null;
+    if (typeof value.toJSON === "function") {
+      value = value.toJSON();
+      if (typeof value !== "object" || value === null) return toJson(value, path, stack);
+    }
+    if (stack.has(value)) throw outputError("a cycle", path);
+    stack.add(value);
+    let out;
+    if (isArray(value)) {
+      out = [];
+      for (let i = 0; i < value.length; i++) out.push(toJson(value[i], path + "[" + i + "]", stack));
+    } else {
+      out = {};
+      for (const key of keys(value)) {
+        const item = toJson(value[key], child(path, key), stack);
+        defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    stack.delete(value);
+    return out;
+  };
+  return function serialize(value) { return stringify(toJson(value, "output", new SetClass())); };
+})`;

@@ -1,0 +1,136 @@
+// The main thread's handle on one sandbox worker: starts it, sends it one script at a time,
+// answers its dispatch calls, and wakes it on cancel.
+import { MessageChannel, type Worker } from "node:worker_threads";
+import { ANSWER_SLOT, CANCEL_SLOT, newControlBlock, WAKE_SLOT } from "./control-block.ts";
+import type { LogEntry, ProgressUpdate, RunOutcome } from "./sandbox-types.ts";
+import { spawnSandboxWorker } from "./spawn-sandbox-worker.ts";
+import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.ts";
+
+/** Callbacks for one run. */
+export interface RunHooks {
+  /** Runs a host command; resolves to reply JSON text and never rejects. */
+  onCall(name: string, argsJson: string): Promise<string>;
+  onLog?(entry: LogEntry): void;
+  onProgress?(update: ProgressUpdate): void;
+}
+
+interface ActiveRun {
+  id: number;
+  hooks: RunHooks;
+  resolve(outcome: RunOutcome): void;
+  reject(error: Error): void;
+}
+
+let nextRunId = 1;
+
+/** One worker thread with its control block and reply port. */
+export class PooledWorker {
+  readonly ready: Promise<void>;
+  #worker: Worker;
+  #control = newControlBlock();
+  #replyPort: MessageChannel["port1"];
+  #active: ActiveRun | null = null;
+  #dead: Error | null = null;
+
+  constructor(wasmPages: number) {
+    const channel = new MessageChannel();
+    this.#replyPort = channel.port1;
+    this.#worker = spawnSandboxWorker({
+      workerData: {
+        control: this.#control.buffer,
+        replyPort: channel.port2,
+        wasmPages,
+      },
+      transferList: [channel.port2],
+      stdout: false,
+      stderr: false,
+    });
+    this.ready = new Promise<void>((resolve, reject) => {
+      const onReady = (message: WorkerMessage): void => {
+        if (message.type !== "ready") return;
+        this.#worker.off("message", onReady);
+        resolve();
+      };
+      this.#worker.on("message", onReady);
+      this.#worker.once("error", reject);
+      this.#worker.once("exit", (code) => reject(new Error(`sandbox worker exited (${code})`)));
+    });
+    // Settled failures are reported through `run`; this keeps an unobserved one quiet.
+    this.ready.catch(() => {});
+    this.#worker.on("message", (message: WorkerMessage) => this.#onMessage(message));
+    this.#worker.on("error", (error) => this.#die(error));
+    this.#worker.on("exit", (code) => this.#die(new Error(`sandbox worker exited (${code})`)));
+  }
+
+  /** True once the thread crashed or was terminated. */
+  get dead(): boolean {
+    return this.#dead !== null;
+  }
+
+  /** Runs one script; rejects only if the worker thread dies. */
+  run(message: Omit<RunMessage, "type" | "id">, hooks: RunHooks): Promise<RunOutcome> {
+    if (this.#dead !== null) return Promise.reject(this.#dead);
+    const id = nextRunId++;
+    Atomics.store(this.#control, CANCEL_SLOT, 0);
+    this.#worker.ref();
+    return new Promise<RunOutcome>((resolve, reject) => {
+      this.#active = { id, hooks, resolve, reject };
+      this.#worker.postMessage({ ...message, type: "run", id } satisfies RunMessage);
+    });
+  }
+
+  /** Raises the cancel flag and wakes the worker if it is waiting on a dispatch answer. */
+  cancel(): void {
+    Atomics.store(this.#control, CANCEL_SLOT, 1);
+    Atomics.add(this.#control, WAKE_SLOT, 1);
+    Atomics.notify(this.#control, WAKE_SLOT);
+  }
+
+  /** Lets the process exit while this worker idles. */
+  unref(): void {
+    this.#worker.unref();
+  }
+
+  /** Stops the thread at once, wherever it is. */
+  async terminate(): Promise<void> {
+    this.#die(new Error("sandbox worker terminated"));
+    this.#replyPort.close();
+    await this.#worker.terminate();
+  }
+
+  #die(error: Error): void {
+    if (this.#dead === null) this.#dead = error;
+    const active = this.#active;
+    this.#active = null;
+    active?.reject(error);
+  }
+
+  #onMessage(message: WorkerMessage): void {
+    const active = this.#active;
+    if (active === null || message.type === "ready" || message.id !== active.id) return;
+    switch (message.type) {
+      case "call": {
+        const { seq } = message;
+        active.hooks.onCall(message.name, message.args).then((reply) => {
+          // A late answer for a run that already ended is dropped, never delivered to the next.
+          if (this.#active !== active) return;
+          this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
+          Atomics.store(this.#control, ANSWER_SLOT, seq);
+          Atomics.add(this.#control, WAKE_SLOT, 1);
+          Atomics.notify(this.#control, WAKE_SLOT);
+        });
+        return;
+      }
+      case "log":
+        active.hooks.onLog?.(message.entry);
+        return;
+      case "progress":
+        active.hooks.onProgress?.(message.update);
+        return;
+      case "done":
+        this.#active = null;
+        active.resolve(message.outcome);
+        return;
+    }
+  }
+}

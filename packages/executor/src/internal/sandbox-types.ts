@@ -1,0 +1,79 @@
+// Plain data shared by the sandbox runner, the worker and the pool. Everything here crosses the
+// worker boundary with structured clone, so it stays JSON-like.
+
+/** Level of a captured `console.*` call. */
+export type LogLevel = "log" | "info" | "warn" | "error";
+
+/** One captured `console.*` line. */
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+}
+
+/** One `progress(done, total?, message?)` report from a script. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Names of the limits a script can run into. */
+export type LimitName =
+  | "timeout"
+  | "memory"
+  | "stack"
+  | "output"
+  | "code"
+  | "dispatchCalls"
+  | "logs";
+
+/** The limits the sandbox runner enforces itself. */
+export interface RunLimits {
+  memoryBytes: number;
+  stackBytes: number;
+  maxOutputChars: number;
+  maxDispatchCalls: number;
+  maxLogEntries: number;
+  maxLogChars: number;
+}
+
+/** An entry point to call after the script body ran (materialized scripts). */
+export interface RunEntry {
+  /** Name of a function the script defines at top level. */
+  name: string;
+  /** JSON text of the single argument passed to it. */
+  paramsJson: string;
+}
+
+/** What to run. */
+export interface RunRequest {
+  code: string;
+  limits: RunLimits;
+  entry?: RunEntry;
+  /** File name shown in guest stack traces. */
+  filename?: string;
+}
+
+/** Error codes a run can end with. */
+export type RunErrorCode = "SCRIPT_ERROR" | "TIMEOUT" | "CANCELLED" | "LIMIT_EXCEEDED" | "INTERNAL";
+
+/** How a run ended. */
+export type RunOutcome =
+  | {
+      status: "ok";
+      /** The output as JSON text (already checked against the output limit). */
+      outputJson: string;
+      logs: LogEntry[];
+      dispatchCalls: number;
+      poisoned: boolean;
+    }
+  | {
+      status: "error";
+      errorCode: RunErrorCode;
+      error: string;
+      limit?: LimitName;
+      logs: LogEntry[];
+      dispatchCalls: number;
+      /** True when the QuickJS module can no longer be trusted and its worker must be replaced. */
+      poisoned: boolean;
+    };

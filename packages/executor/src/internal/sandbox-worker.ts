@@ -1,0 +1,117 @@
+// Entry point of a sandbox worker thread: one QuickJS module with fixed-size memory, one script
+// at a time. `dispatch` blocks this thread in Atomics.wait until the main thread answers, the
+// script is cancelled, or the deadline passes.
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import * as releaseSync from "@jitl/quickjs-wasmfile-release-sync";
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+} from "quickjs-emscripten-core";
+import { ANSWER_SLOT, CANCEL_SLOT, WAKE_SLOT } from "./control-block.ts";
+import { runInSandbox, type StopReason } from "./run-in-sandbox.ts";
+import type { ProgressUpdate } from "./sandbox-types.ts";
+import type {
+  ReplyMessage,
+  RunMessage,
+  SandboxWorkerData,
+  WorkerMessage,
+} from "./worker-protocol.ts";
+
+const progressIntervalMs = 50;
+/** Upper bound of one Atomics.wait slice; every wake re-checks cancel and the deadline. */
+const waitSliceMs = 50;
+
+const data = workerData as SandboxWorkerData;
+const port = parentPort;
+if (port === null) throw new Error("sandbox-worker must run in a worker thread");
+const control = new Int32Array(data.control);
+const replyPort = data.replyPort;
+// Fixed-size memory (initial === maximum): growth would detach heap views inside
+// executePendingJobs (quickjs-emscripten #269) and it caps this worker's WASM RAM.
+const wasmMemory = newWasmMemory(data.wasmPages);
+const module = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant(), { wasmMemory }));
+let callSeq = 0;
+
+const post = (message: WorkerMessage): void => port.postMessage(message);
+
+port.on("message", (message: RunMessage) => {
+  if (message.type === "run") run(message);
+});
+post({ type: "ready" });
+
+function run(message: RunMessage): void {
+  const { id, deadline } = message;
+  const checkStop = (): StopReason | null => {
+    if (Atomics.load(control, CANCEL_SLOT) !== 0) return "cancelled";
+    if (Date.now() >= deadline) return "timeout";
+    return null;
+  };
+  let lastProgressAt = 0;
+  let pendingProgress: ProgressUpdate | undefined;
+
+  const request = { code: message.code, limits: message.limits };
+  const outcome = runInSandbox(
+    module,
+    message.entry === undefined ? request : { ...request, entry: message.entry },
+    {
+      checkStop,
+      dispatch(name, args) {
+        const seq = ++callSeq;
+        post({ type: "call", id, seq, name, args });
+        for (;;) {
+          const wake = Atomics.load(control, WAKE_SLOT);
+          if (Atomics.load(control, ANSWER_SLOT) === seq) break;
+          if (checkStop() !== null) return null;
+          const slice = Math.max(1, Math.min(deadline - Date.now(), waitSliceMs));
+          Atomics.wait(control, WAKE_SLOT, wake, slice);
+        }
+        // The main thread posts the reply before it stores ANSWER_SLOT, so it is already queued.
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const received = receiveMessageOnPort(replyPort);
+          if (received === undefined) {
+            Atomics.wait(control, WAKE_SLOT, Atomics.load(control, WAKE_SLOT), 1);
+            continue;
+          }
+          const reply = received.message as ReplyMessage;
+          if (reply.seq === seq) return reply.reply;
+        }
+        throw new Error("The dispatch reply was lost");
+      },
+      log(entry) {
+        if (message.streamLogs) post({ type: "log", id, entry });
+      },
+      progress(update) {
+        if (!message.streamProgress) return;
+        const now = Date.now();
+        if (now - lastProgressAt >= progressIntervalMs) {
+          lastProgressAt = now;
+          pendingProgress = undefined;
+          post({ type: "progress", id, update });
+        } else {
+          pendingProgress = update;
+        }
+      },
+    },
+  );
+  if (pendingProgress !== undefined) post({ type: "progress", id, update: pendingProgress });
+  post({ type: "done", id, outcome });
+}
+
+/** The variant module's default export (its typings describe the CommonJS shape). */
+function syncVariant(): QuickJSSyncVariant {
+  const namespace = releaseSync as unknown as { default?: QuickJSSyncVariant };
+  return namespace.default ?? (releaseSync as unknown as QuickJSSyncVariant);
+}
+
+type WasmMemory = Parameters<typeof newVariant>[1]["wasmMemory"];
+
+/** `lib: ES2023` has no WebAssembly value; Node has it at run time. */
+function newWasmMemory(pages: number): WasmMemory {
+  const wasm = (
+    globalThis as unknown as {
+      WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+    }
+  ).WebAssembly;
+  return new wasm.Memory({ initial: pages, maximum: pages });
+}

@@ -1,0 +1,37 @@
+// Messages between the main thread and a sandbox worker.
+import type { LogEntry, ProgressUpdate, RunEntry, RunLimits, RunOutcome } from "./sandbox-types.ts";
+
+/** Data a sandbox worker is started with. */
+export interface SandboxWorkerData {
+  control: SharedArrayBuffer;
+  replyPort: import("node:worker_threads").MessagePort;
+  wasmPages: number;
+}
+
+/** Main thread → worker: run one script. */
+export interface RunMessage {
+  type: "run";
+  id: number;
+  code: string;
+  entry?: RunEntry;
+  limits: RunLimits;
+  /** Absolute deadline, `Date.now()` milliseconds. */
+  deadline: number;
+  streamLogs: boolean;
+  streamProgress: boolean;
+}
+
+/** Main thread → worker, on the reply port: the answer to one dispatch call. */
+export interface ReplyMessage {
+  seq: number;
+  /** JSON text `{"ok":true,"value":…}` or `{"ok":false,"error":{command,code,message}}`. */
+  reply: string;
+}
+
+/** Worker → main thread. */
+export type WorkerMessage =
+  | { type: "ready" }
+  | { type: "call"; id: number; seq: number; name: string; args: string }
+  | { type: "log"; id: number; entry: LogEntry }
+  | { type: "progress"; id: number; update: ProgressUpdate }
+  | { type: "done"; id: number; outcome: RunOutcome };
