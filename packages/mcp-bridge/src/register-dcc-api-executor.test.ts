@@ -51,9 +51,8 @@ describe("registerDccApiExecutor", () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent?.["success"]).toBe(true);
     expect(JSON.parse(result.content[0]?.text ?? "")).toEqual(result.structuredContent);
-    expect((result.structuredContent?.["results"] as { name: string }[])[0]?.name).toBe(
-      "polySphere",
-    );
+    const hits = (result.structuredContent?.["results"] ?? []) as { name: string }[];
+    expect(hits[0]?.name).toBe("polySphere");
 
     const run = (await client.callTool({
       name: "dcc_execute",

@@ -55,7 +55,8 @@ export class CallNotifier {
   /** Receives a `progress()` report from the script. */
   readonly onProgress = (progress: BridgeProgress): void => {
     if (this.#options.progressToken === undefined) return;
-    if (!Number.isFinite(progress.progress) || progress.progress <= this.#lastSent) return;
+    const floor = Math.max(this.#lastSent, this.#pending?.progress ?? Number.NEGATIVE_INFINITY);
+    if (!Number.isFinite(progress.progress) || progress.progress <= floor) return;
     this.#pending = progress;
     const wait = this.#lastSentAt + this.#options.intervalMs - Date.now();
     if (wait <= 0) this.#sendPending();

@@ -1,0 +1,124 @@
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
+
+type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
+
+let harness: HttpHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("dcc_execute cancellation", () => {
+  it("stops a script mid-loop on notifications/cancelled and runs no further dispatch", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const { journal } = harness.test;
+    const abort = new AbortController();
+    const call = client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: "for (let i = 0; i < 100000; i++) { await dispatch('tick', {}); await new Promise((r) => setTimeout(r, 1)); }\nreturn 'finished';",
+        },
+      },
+      undefined,
+      { signal: abort.signal },
+    );
+    expect(await waitUntil(() => journal.ticks >= 3)).toBe(true);
+    abort.abort("user pressed stop");
+    await expect(call).rejects.toThrow();
+    expect(await harness.test.idle()).toBe(true);
+    const ticksAtStop = journal.ticks;
+    expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(journal.ticks).toBe(ticksAtStop);
+    expect(ticksAtStop).toBeLessThan(100000);
+  });
+
+  it("cancels a host command mid-dispatch through checkCancelled() and the command signal", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const { journal } = harness.test;
+    const abort = new AbortController();
+    const call = client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: { code: "await dispatch('block', {}); await dispatch('tick', {});" },
+      },
+      undefined,
+      { signal: abort.signal },
+    );
+    expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    expect(await harness.test.idle()).toBe(true);
+    expect(journal.blockSawCancel).toBe(true);
+    expect(journal.calls).not.toContain("tick");
+  });
+
+  it("cancels running calls when the session's transport closes (DELETE)", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const { journal } = harness.test;
+    const call = client.callTool({
+      name: "dcc_execute",
+      arguments: { code: "await dispatch('block', {});" },
+    });
+    call.catch(() => {});
+    expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    expect(await harness.test.idle()).toBe(true);
+    expect(journal.blockSawCancel).toBe(true);
+    expect(harness.server.sessionCount).toBe(0);
+  });
+});
+
+describe("dcc_execute progress and logs", () => {
+  it("turns progress() into increasing notifications/progress ending at the last value", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const seen: number[] = [];
+    const result = (await client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: "for (let i = 1; i <= 20; i++) { progress(i, 20, 'step ' + i); await dispatch('tick', {}); }\nprogress(3, 20);\nreturn 'ok';",
+        },
+      },
+      undefined,
+      { onprogress: (progress) => seen.push(progress.progress) },
+    )) as ToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe(20);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
+  });
+
+  it("streams console lines as log notifications only after logging/setLevel", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const messages: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      messages.push(notification.params);
+    });
+    await client.callTool({
+      name: "dcc_execute",
+      arguments: { code: "console.log('before level'); return 1;" },
+    });
+    expect(messages).toEqual([]);
+    await client.setLoggingLevel("warning");
+    await client.callTool({
+      name: "dcc_execute",
+      arguments: {
+        code: "console.log('quiet'); console.warn('careful'); console.error('broken'); return 1;",
+      },
+    });
+    expect(messages).toEqual([
+      { level: "warning", logger: "maya", data: "careful" },
+      { level: "error", logger: "maya", data: "broken" },
+    ]);
+  });
+});
