@@ -4,6 +4,8 @@
  * It depends on no other `@dcc` package.
  */
 
+export type { ActiveCallErrorOptions } from "./active-call-error.ts";
+export { ActiveCallError } from "./active-call-error.ts";
 export type {
   CancelListener,
   CancelTokenFromSignalOptions,
@@ -17,7 +19,14 @@ export {
   setCancelToken,
   withCancelToken,
 } from "./cancel-token-context.ts";
+export type {
+  CancelActiveCall,
+  CancellationManagerOptions,
+  CheckpointOptions,
+} from "./cancellation-manager.ts";
+export { CancellationManager } from "./cancellation-manager.ts";
 export type { CancellationProbe } from "./cancellation-probe.ts";
+export type { CancellationToken } from "./cancellation-token.ts";
 export { CancelledError } from "./cancelled-error.ts";
 export type { CancelContextRunner } from "./capture-cancel-context.ts";
 export { captureCancelContext } from "./capture-cancel-context.ts";
@@ -45,3 +54,24 @@ export type { JobStateErrorOptions } from "./job-state-error.ts";
 export { JobStateError } from "./job-state-error.ts";
 export type { JobStatus } from "./job-status.ts";
 export { isTerminalJobStatus, jobStatuses } from "./job-status.ts";
+export { ManualCancellationToken } from "./manual-cancellation-token.ts";
+export type { PollTimeoutErrorOptions } from "./poll-timeout-error.ts";
+export { PollTimeoutError } from "./poll-timeout-error.ts";
+export type {
+  CancellationPoll,
+  PollingCancellationTokenOptions,
+} from "./polling-cancellation-token.ts";
+export { PollingCancellationToken } from "./polling-cancellation-token.ts";
+export type { ProcessTerminationErrorOptions } from "./process-termination-error.ts";
+export { ProcessTerminationError } from "./process-termination-error.ts";
+export type { RunContext, RunContextOptions, RunEventSink } from "./run-context.ts";
+export { createRunContext } from "./run-context.ts";
+export type { StageOutput, StageStatus } from "./stage.ts";
+export { Stage } from "./stage.ts";
+export type { StageCancelledErrorOptions } from "./stage-cancelled-error.ts";
+export { StageCancelledError } from "./stage-cancelled-error.ts";
+export type { RunResult, RunStatus, StageOrchestratorOptions } from "./stage-orchestrator.ts";
+export { StageOrchestrator } from "./stage-orchestrator.ts";
+export type { StageProgress } from "./stage-progress.ts";
+export type { TerminateProcessOptions, TerminateProcessResult } from "./terminate-process.ts";
+export { terminateProcess } from "./terminate-process.ts";
