@@ -227,8 +227,10 @@ export function buildRecord(command, description) {
     const marker = param.type.startsWith("Queryable[") ? " /*q*/" : "";
     return `${param.name}?: ${mapPythonType(param.type)}${marker}`;
   });
+  // The note sits inside the last flag's type, as a comment, so tools that read parameter names
+  // out of the signature do not take "more" or "flags" for flag names.
   const hidden = flags.length - shown.length;
-  if (hidden > 0) flagText.push(`…${hidden} more flags`);
+  if (hidden > 0) flagText.push(`${flagText.pop()} /* …${hidden} more flags */`);
 
   const parts = [];
   if (positional.length > 0) parts.push(`args?: ${positionalType(positional)}`);
