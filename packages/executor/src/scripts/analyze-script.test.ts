@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { analyzeScript, deriveParametersSchema } from "./analyze-script.ts";
+import { analyzeScript, deriveParametersSchema, isEntryPointScript } from "./analyze-script.ts";
 import { NoMainFunctionError } from "./no-main-function-error.ts";
 import { ScriptSyntaxError } from "./script-syntax-error.ts";
 import { UnsupportedParameterTypeError } from "./unsupported-parameter-type-error.ts";
@@ -405,5 +405,20 @@ describe("analyzeScript: main and the top level", () => {
       expect((error as ScriptSyntaxError).line).toBe(2);
       expect((error as ScriptSyntaxError).code).toBe("SCRIPT_SYNTAX_ERROR");
     }
+  });
+});
+
+describe("isEntryPointScript", () => {
+  it("is true for a main without a top-level return or call", () => {
+    expect(isEntryPointScript("function main(a: number) { return a }")).toBe(true);
+    expect(isEntryPointScript("const k = 2;\nasync function main(when: Date) {}")).toBe(true);
+  });
+
+  it("is false for plain scripts, scripts that run main themselves, and bad code", () => {
+    expect(isEntryPointScript("return 1")).toBe(false);
+    expect(isEntryPointScript("function main() {}\nreturn main()")).toBe(false);
+    expect(isEntryPointScript("function main() {}\nmain()")).toBe(false);
+    expect(isEntryPointScript("const main = () => 1;")).toBe(false);
+    expect(isEntryPointScript("function main( {")).toBe(false);
   });
 });

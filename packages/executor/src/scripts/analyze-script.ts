@@ -92,6 +92,21 @@ export function deriveParametersSchema(code: string): ParametersSchema {
   return analysis.parametersSchema;
 }
 
+/**
+ * True when `code` is a typed entry point rather than a plain script: it parses, declares a plain
+ * top-level `function main`, has no top-level `return` and does not call `main` itself. Never
+ * throws; parameter types are not checked here.
+ */
+export function isEntryPointScript(code: string): boolean {
+  try {
+    const body = parseScript(code);
+    const facts = topLevelFacts(body);
+    return !facts.hasReturn && !facts.callsMain && findMain(body) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function findMain(body: readonly AstNode[]): FunctionNode | undefined {
   const found: FunctionNode[] = [];
   for (const declaration of body) {
