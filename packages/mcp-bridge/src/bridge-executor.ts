@@ -1,3 +1,5 @@
+import type { CancelToken } from "@dcc/cancel";
+
 /**
  * What the bridge needs from an executor, written structurally so that `DccApiExecutor` from
  * `@dcc/executor` fits without the bridge depending on its class, and tests or adapters can supply
@@ -28,8 +30,8 @@ export interface BridgeExecuteOptions {
   timeoutSecs?: number;
   /** Aborted when the call is cancelled. */
   signal?: AbortSignal;
-  /** The call's `CancelToken` from `@dcc/cancel` (carries the server-owned job id). */
-  cancelToken?: unknown;
+  /** The call's token (carries the server-owned job id). */
+  cancelToken?: CancelToken;
   /** Receives the script's `progress()` calls. */
   onProgress?: (progress: BridgeProgress) => void;
   /** Receives console lines as they are written. */
@@ -49,30 +51,38 @@ export interface BridgeExecuteParamsRequest {
 }
 
 /**
- * The JSON envelope a search or execute call returns. `success` and `message` are always present;
- * the other fields (`results`, `output`, `error`, `errorCode`, `logs`, `completion`, …) pass
- * through to the client unchanged.
+ * What an executor's search or execute returns: a JSON object with at least `success` and
+ * `message`. Its other fields (`results`, `output`, `error`, `errorCode`, `logs`, `completion`, …)
+ * pass through to the client unchanged.
  */
-export interface BridgeResult {
+export interface BridgeEnvelope {
   /** False when the call failed; the MCP result then carries `isError: true`. */
+  readonly success: boolean;
+  /** One-line summary. */
+  readonly message: string;
+}
+
+/** A {@link BridgeEnvelope} as the bridge stores and returns it, with its other fields visible. */
+export type BridgeResult = {
+  /** False when the call failed. */
   success: boolean;
   /** One-line summary. */
   message: string;
   /** Every other field of the envelope. */
   [field: string]: unknown;
-}
+};
 
 /** The executor surface {@link registerDccApiExecutor} drives; `DccApiExecutor` satisfies it. */
 export interface BridgeExecutor {
   /** DCC identifier, used in messages and default tool names. */
   readonly dccName: string;
   /** Searches the command catalog. */
-  search(query: string, options?: { limit?: number }): BridgeResult;
+  search(query: string, options?: { limit?: number }): BridgeEnvelope;
   /** Runs a script. Never rejects for script failures; they come back as `success: false`. */
-  execute(code: string, options?: BridgeExecuteOptions): Promise<BridgeResult>;
+  execute(code: string, options?: BridgeExecuteOptions): Promise<BridgeEnvelope>;
   /** Runs a materialized script with structured parameters, when the executor supports it. */
   executeParams?(
     request: BridgeExecuteParamsRequest,
     options?: BridgeExecuteOptions,
-  ): Promise<BridgeResult>;
+  ): Promise<BridgeEnvelope>;
 }

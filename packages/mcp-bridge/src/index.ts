@@ -4,6 +4,7 @@
  * carries cancellation, progress and async jobs from the protocol down to host commands.
  */
 export type {
+  BridgeEnvelope,
   BridgeExecuteOptions,
   BridgeExecuteParamsRequest,
   BridgeExecutor,

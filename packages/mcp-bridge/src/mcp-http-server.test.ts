@@ -145,8 +145,9 @@ describe("McpHttpServer security", () => {
     expect(put.status).toBe(405);
   });
 
-  it("refuses a non-loopback bind without auth", () => {
-    const { executor } = createTestExecutor();
+  it("refuses a non-loopback bind without auth", async () => {
+    const test = createTestExecutor();
+    const { executor } = test;
     expect(() => createMcpHttpServer({ host: "0.0.0.0", executors: [executor] })).toThrow(
       McpBridgeError,
     );
@@ -154,6 +155,7 @@ describe("McpHttpServer security", () => {
       /at least 16/,
     );
     expect(() => createMcpHttpServer({})).toThrow(/executors, setup/);
+    await test.close();
   });
 });
 

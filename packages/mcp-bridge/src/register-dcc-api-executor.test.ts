@@ -139,7 +139,8 @@ describe("registerDccApiExecutor", () => {
   it("hosts several executors under distinct names", async () => {
     const maya = createTestExecutor("maya");
     const blender = createTestExecutor("blender");
-    harness = await startHttpHarness({ executors: [maya.executor, blender.executor] });
+    // The real DccApiExecutor instances, unwrapped: they satisfy BridgeExecutor structurally.
+    harness = await startHttpHarness({ executors: [maya.real, blender.real] });
     const client = await harness.connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -157,11 +158,13 @@ describe("registerDccApiExecutor", () => {
     });
     expect(blender.journal.ticks).toBe(1);
     expect(maya.journal.ticks).toBe(0);
+    await Promise.all([maya.close(), blender.close()]);
   });
 
-  it("refuses clashing or invalid tool names", () => {
+  it("refuses clashing or invalid tool names", async () => {
     const server = new McpServer({ name: "t", version: "1" });
-    const { executor } = createTestExecutor();
+    const test = createTestExecutor();
+    const { executor } = test;
     expect(() =>
       registerDccApiExecutor(server, executor, { searchToolName: "x", executeToolName: "x" }),
     ).toThrow(McpBridgeError);
@@ -170,5 +173,6 @@ describe("registerDccApiExecutor", () => {
     );
     registerDccApiExecutor(server, executor);
     expect(() => registerDccApiExecutor(server, executor)).toThrow(McpBridgeError);
+    await test.close();
   });
 });

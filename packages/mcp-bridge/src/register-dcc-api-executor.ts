@@ -90,7 +90,7 @@ export function registerDccApiExecutor(
       async ({ query, limit }) => {
         let result: BridgeResult;
         try {
-          result = executor.search(query, { limit });
+          result = { ...executor.search(query, { limit }) };
         } catch (error) {
           result = {
             success: false,

@@ -21,7 +21,7 @@ describe("dcc_execute cancellation", () => {
       {
         name: "dcc_execute",
         arguments: {
-          code: "for (let i = 0; i < 100000; i++) { await dispatch('tick', {}); await new Promise((r) => setTimeout(r, 1)); }\nreturn 'finished';",
+          code: "for (let i = 0; i < 1000000; i++) { dispatch('tick', {}); }\nreturn 'finished';",
         },
       },
       undefined,
@@ -35,7 +35,26 @@ describe("dcc_execute cancellation", () => {
     expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(journal.ticks).toBe(ticksAtStop);
-    expect(ticksAtStop).toBeLessThan(100000);
+    expect(ticksAtStop).toBeLessThan(1000000);
+  });
+
+  it("stops a script spinning without any dispatch", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const abort = new AbortController();
+    const call = client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: { code: "dispatch('tick', {}); let n = 0; while (true) { n++; }" },
+      },
+      undefined,
+      { signal: abort.signal },
+    );
+    expect(await waitUntil(() => harness?.test.journal.ticks === 1)).toBe(true);
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    expect(await harness.test.idle()).toBe(true);
+    expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
   });
 
   it("cancels a host command mid-dispatch through checkCancelled() and the command signal", async () => {
@@ -85,7 +104,7 @@ describe("dcc_execute progress and logs", () => {
       {
         name: "dcc_execute",
         arguments: {
-          code: "for (let i = 1; i <= 20; i++) { progress(i, 20, 'step ' + i); await dispatch('tick', {}); }\nprogress(3, 20);\nreturn 'ok';",
+          code: "for (let i = 1; i <= 20; i++) { progress(i, 20, 'step ' + i); dispatch('tick', {}); }\nreturn 'ok';",
         },
       },
       undefined,

@@ -104,9 +104,29 @@ function runScript(
     ...streams,
   };
   return runInCallContext(token, jobId, async () => {
-    try {
-      if (args.file_path !== undefined && executor.executeParams !== undefined) {
-        return await executor.executeParams(
+    const result = await runExecutor(executor, args, options);
+    // A host command that noticed the cancel first makes the script fail with its error; the
+    // call was still cancelled, so say so.
+    if (!result.success && token.cancelled && result["errorCode"] !== "CANCELLED") {
+      return {
+        ...result,
+        message: `Script was cancelled on ${executor.dccName}.`,
+        errorCode: "CANCELLED",
+      };
+    }
+    return result;
+  });
+}
+
+async function runExecutor(
+  executor: BridgeExecutor,
+  args: ExecuteArguments,
+  options: BridgeExecuteOptions,
+): Promise<BridgeResult> {
+  try {
+    if (args.file_path !== undefined && executor.executeParams !== undefined) {
+      return {
+        ...(await executor.executeParams(
           {
             filePath: args.file_path,
             params: args.params ?? {},
@@ -114,19 +134,19 @@ function runScript(
             ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
           },
           options,
-        );
-      }
-      return await executor.execute(args.code ?? "", options);
-    } catch (error) {
-      return {
-        success: false,
-        message: `Script failed on ${executor.dccName}.`,
-        error: error instanceof Error ? error.message : String(error),
-        errorCode: "INTERNAL",
-        completion: "unknown",
+        )),
       };
     }
-  });
+    return { ...(await executor.execute(args.code ?? "", options)) };
+  } catch (error) {
+    return {
+      success: false,
+      message: `Script failed on ${executor.dccName}.`,
+      error: error instanceof Error ? error.message : String(error),
+      errorCode: "INTERNAL",
+      completion: "unknown",
+    };
+  }
 }
 
 function argumentProblem(executor: BridgeExecutor, args: ExecuteArguments): string | undefined {

@@ -79,7 +79,7 @@ describe("async jobs on dcc_execute", () => {
       harness,
       client,
       {
-        code: "for (;;) { await dispatch('tick', {}); await new Promise((r) => setTimeout(r, 1)); }",
+        code: "for (;;) { dispatch('tick', {}); }",
         async: true,
       },
       { dcc: { parentJobId: parentId } },
