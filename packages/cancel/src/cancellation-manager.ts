@@ -3,8 +3,11 @@ import type { CancellationToken } from "./cancellation-token.ts";
 import { StageCancelledError } from "./stage-cancelled-error.ts";
 import type { StageProgress } from "./stage-progress.ts";
 
-/** Stops one active call forcefully, e.g. by signalling its subprocess. */
-export type CancelActiveCall = () => void | Promise<void>;
+/**
+ * Stops one active call forcefully, e.g. by signalling its subprocess. A returned promise is
+ * awaited by {@link CancellationManager.settled}; its value is ignored.
+ */
+export type CancelActiveCall = () => unknown;
 
 /** Options for {@link CancellationManager}. */
 export interface CancellationManagerOptions {

@@ -2,66 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { AuditStage, FnStage, recorder } from "./__fixtures__/stages.ts";
 import { CancellationManager } from "./cancellation-manager.ts";
 import { ManualCancellationToken } from "./manual-cancellation-token.ts";
-import type { RunContext, RunEventSink } from "./run-context.ts";
-import { Stage } from "./stage.ts";
 import { StageOrchestrator } from "./stage-orchestrator.ts";
-import type { StageProgress } from "./stage-progress.ts";
 import { terminateProcess } from "./terminate-process.ts";
-
-/** Records every event in order. */
-function recorder(): { events: string[]; sink: RunEventSink } {
-  const events: string[] = [];
-  return {
-    events,
-    sink: {
-      stageStarted: ({ stage }) => events.push(`started ${stage}`),
-      stageCompleted: ({ stage }) => events.push(`completed ${stage}`),
-      stageCancelled: ({ stage, progress }) =>
-        events.push(`cancelled ${stage}${progress ? ` at ${progress.completed}` : ""}`),
-      stageFailed: ({ stage }) => events.push(`failed ${stage}`),
-    },
-  };
-}
-
-class FnStage<I, O> extends Stage<I, O> {
-  readonly name: string;
-  readonly #fn: (context: RunContext, input: I) => O | Promise<O>;
-  constructor(name: string, fn: (context: RunContext, input: I) => O | Promise<O>) {
-    super();
-    this.name = name;
-    this.#fn = fn;
-  }
-  protected execute(context: RunContext, input: I): O | Promise<O> {
-    return this.#fn(context, input);
-  }
-}
-
-/** Audits items one by one, checking in between, as a multi-item stage should. */
-class AuditStage extends Stage<string[], string[]> {
-  readonly name = "audit";
-  readonly onItem: (item: string) => void;
-  constructor(onItem: (item: string) => void) {
-    super();
-    this.onItem = onItem;
-  }
-  protected execute(context: RunContext, items: string[]): string[] {
-    const done: string[] = [];
-    for (const item of items) {
-      context.checkpoint({
-        stage: this.name,
-        progress: { completed: done.length, total: items.length },
-      });
-      this.onItem(item);
-      done.push(item);
-    }
-    return done;
-  }
-  protected override progressAfter(output: string[]): StageProgress {
-    return { completed: output.length, total: output.length };
-  }
-}
 
 describe("StageOrchestrator", () => {
   it("runs the stages in order, piping outputs, and completes", async () => {
@@ -115,43 +60,6 @@ describe("StageOrchestrator", () => {
     ]);
   });
 
-  it("checkpoints before a stage's work and after it", async () => {
-    const before = new ManualCancellationToken();
-    before.cancel();
-    const work: string[] = [];
-    const skipped = await new StageOrchestrator({
-      cancellation: new CancellationManager({ token: before }),
-      stages: [new FnStage("plan", () => work.push("plan"))],
-    }).run();
-    expect(skipped.status).toBe("cancelled");
-    expect(work).toEqual([]);
-
-    const after = new ManualCancellationToken();
-    const finished = await new StageOrchestrator({
-      cancellation: new CancellationManager({ token: after }),
-      stages: [new AuditStage((item) => item === "z" && after.cancel())],
-    }).run(["y", "z"]);
-    expect(finished.status).toBe("cancelled");
-    expect(finished.stages[0]?.progress).toEqual({ completed: 2, total: 2 });
-  });
-
-  it("reports an unrelated error as failed", async () => {
-    const boom = new Error("boom");
-    const { events, sink } = recorder();
-    const result = await new StageOrchestrator({
-      events: sink,
-      stages: [
-        new FnStage("plan", () => {
-          throw boom;
-        }),
-        new FnStage("never", () => 1),
-      ],
-    }).run();
-    expect(result.status).toBe("failed");
-    expect(result.error).toBe(boom);
-    expect(events).toEqual(["started plan", "failed plan"]);
-  });
-
   it("kills the agent subprocess at the checkpoint and returns only after it exited", async () => {
     const fixture = fileURLToPath(new URL("./__fixtures__/stubborn-child.mjs", import.meta.url));
     const token = new ManualCancellationToken();
@@ -161,9 +69,9 @@ describe("StageOrchestrator", () => {
       agent = spawn(process.execPath, [fixture, "ignore"], { stdio: ["ignore", "pipe", "ignore"] });
       const child = agent;
       const exited = once(child, "exit");
-      context.cancellation.registerActiveCall("agent-1", async () => {
-        await terminateProcess(child, { graceMs: 100 });
-      });
+      context.cancellation.registerActiveCall("agent-1", () =>
+        terminateProcess(child, { graceMs: 100 }),
+      );
       await once(child.stdout as NodeJS.ReadableStream, "data");
       token.cancel();
       // A parallel branch reaches its checkpoint while the agent call is still in flight.
@@ -175,23 +83,6 @@ describe("StageOrchestrator", () => {
     expect(result.status).toBe("cancelled");
     expect(agent?.signalCode).toBe("SIGKILL");
     expect(manager.activeCallIds).toEqual([]);
-  });
-
-  it("counts an error thrown while the run is cancelled as a cancellation", async () => {
-    const token = new ManualCancellationToken();
-    const { events, sink } = recorder();
-    const result = await new StageOrchestrator({
-      cancellation: new CancellationManager({ token }),
-      events: sink,
-      stages: [
-        new FnStage("patch", () => {
-          token.cancel();
-          throw new Error("agent exited with SIGKILL");
-        }),
-      ],
-    }).run();
-    expect(result.status).toBe("cancelled");
-    expect(events).toEqual(["started patch", "cancelled patch"]);
   });
 
   it("returns cancelled with the stop failure when an active call could not be stopped", async () => {
@@ -211,5 +102,22 @@ describe("StageOrchestrator", () => {
     }).run();
     expect(result.status).toBe("cancelled");
     expect(result.error).toBeInstanceOf(AggregateError);
+  });
+
+  it("reports an unrelated error as failed", async () => {
+    const boom = new Error("boom");
+    const { events, sink } = recorder();
+    const result = await new StageOrchestrator({
+      events: sink,
+      stages: [
+        new FnStage("plan", () => {
+          throw boom;
+        }),
+        new FnStage("never", () => 1),
+      ],
+    }).run();
+    expect(result.status).toBe("failed");
+    expect(result.error).toBe(boom);
+    expect(events).toEqual(["started plan", "failed plan"]);
   });
 });
