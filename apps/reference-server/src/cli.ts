@@ -1,7 +1,59 @@
 #!/usr/bin/env node
-import { startMinimalServer } from "./minimal-server.ts";
+// The reference server's command line: `pnpm start` at the repository root, or the
+// `dcc-reference-server` bin after a build. Logs go to stderr; over stdio, stdout is MCP's.
+import { CliUsageError, parseCliArguments, usage } from "./cli/parse-cli-arguments.ts";
+import { createReferenceServer } from "./server/reference-server.ts";
 
-const port = Number(process.env["DCC_MCP_PORT"] ?? 8765);
-const handle = await startMinimalServer({ port, host: process.env["DCC_MCP_HOST"] ?? "127.0.0.1" });
-process.stderr.write(`dcc reference server: MCP at ${handle.url}\n`);
-process.once("SIGINT", () => void handle.close().then(() => process.exit(0)));
+let config: ReturnType<typeof parseCliArguments>;
+try {
+  config = parseCliArguments(process.argv.slice(2), process.env, process.cwd());
+} catch (error) {
+  if (!(error instanceof CliUsageError)) throw error;
+  process.stderr.write(`dcc-reference-server: ${error.message}\n\n${usage}`);
+  process.exit(2);
+}
+if (config.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+
+let server: Awaited<ReturnType<typeof createReferenceServer>>;
+try {
+  server = await createReferenceServer({
+    transport: config.transport,
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    ...(config.token === undefined ? {} : { token: config.token }),
+  });
+} catch (error) {
+  process.stderr.write(`dcc-reference-server: could not start: ${(error as Error).message}\n`);
+  process.exit(1);
+}
+
+const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
+process.stderr.write(
+  `dcc reference server (simulated Maya) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
+);
+
+let stopping = false;
+const stop = (signal: string): void => {
+  if (stopping) {
+    // A second Ctrl-C means "now".
+    process.exit(1);
+  }
+  stopping = true;
+  process.stderr.write(`dcc reference server: ${signal}, shutting down\n`);
+  void server.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`dcc reference server: shutdown failed: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+};
+process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => stop("SIGTERM"));
+void server.closed.then(() => {
+  if (!stopping) process.exit(0);
+});

@@ -1,0 +1,77 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+/** What the command line asked for. */
+export interface CliConfig {
+  transport: "http" | "stdio";
+  port: number;
+  host: string;
+  token: string | undefined;
+  dataDir: string;
+  help: boolean;
+}
+
+/** Usage text for `--help`. */
+export const usage: string = `Usage: dcc-reference-server [options]
+
+Serves a simulated Maya scene over MCP (tools dcc_search and dcc_execute).
+
+Options:
+  --port <n>        HTTP port (env DCC_MCP_PORT; default 8765; 0 picks a free one)
+  --host <address>  HTTP address to bind (env DCC_MCP_HOST; default 127.0.0.1)
+  --stdio           Serve MCP over stdin/stdout instead of HTTP
+  --token <secret>  Require "Authorization: Bearer <secret>" over HTTP, 16+ characters
+                    (env DCC_MCP_TOKEN; needed to bind a non-loopback address)
+  --data-dir <dir>  Folder for scene files (env DCC_MCP_DATA_DIR; default ./dcc-scenes)
+  -h, --help        Show this help
+`;
+
+/** A bad command line; the CLI prints the message and the usage. */
+export class CliUsageError extends Error {
+  override readonly name: string = "CliUsageError";
+}
+
+/**
+ * Reads the CLI flags, falling back to the environment (`DCC_MCP_PORT`, `DCC_MCP_HOST`,
+ * `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`) and then to the defaults.
+ * @throws {CliUsageError} for unknown flags or a bad port.
+ */
+export function parseCliArguments(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): CliConfig {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        stdio: { type: "boolean" },
+        token: { type: "string" },
+        "data-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  const portText = (values["port"] as string | undefined) ?? env["DCC_MCP_PORT"] ?? "8765";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new CliUsageError(`Invalid port: ${portText} (expected 0-65535)`);
+  }
+  const dataDir =
+    (values["data-dir"] as string | undefined) ?? env["DCC_MCP_DATA_DIR"] ?? "dcc-scenes";
+  return {
+    transport: values["stdio"] === true ? "stdio" : "http",
+    port,
+    host: (values["host"] as string | undefined) ?? env["DCC_MCP_HOST"] ?? "127.0.0.1",
+    token: (values["token"] as string | undefined) ?? env["DCC_MCP_TOKEN"],
+    dataDir: resolve(cwd, dataDir),
+    help: values["help"] === true,
+  };
+}
