@@ -10,7 +10,6 @@ afterEach(async () => {
 });
 
 async function call(
-  harness: HttpHarness,
   client: Awaited<ReturnType<HttpHarness["connect"]>>,
   args: Record<string, unknown>,
   meta?: Record<string, unknown>,
@@ -28,7 +27,6 @@ describe("async jobs on dcc_execute", () => {
     harness = await startHttpHarness();
     const client = await harness.connect();
     const started = await call(
-      harness,
       client,
       { code: "await dispatch('tick', {}); return 41 + 1;" },
       { dcc: { async: true, jobId: "spoofed" } },
@@ -38,9 +36,9 @@ describe("async jobs on dcc_execute", () => {
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
     expect(jobId).not.toBe("spoofed");
     expect(await waitUntil(() => harness?.test.results.length === 1)).toBe(true);
-    const status = await call(harness, client, { job_id: jobId, job_action: "status" });
+    const status = await call(client, { job_id: jobId, job_action: "status" });
     expect(status).toMatchObject({ success: true, job: { job_id: jobId, status: "completed" } });
-    const result = await call(harness, client, { job_id: jobId, job_action: "result" });
+    const result = await call(client, { job_id: jobId, job_action: "result" });
     expect(result).toMatchObject({ success: true, output: 42, job: { status: "completed" } });
   });
 
@@ -48,35 +46,34 @@ describe("async jobs on dcc_execute", () => {
     harness = await startHttpHarness();
     const client = await harness.connect();
     const { journal } = harness.test;
-    const started = await call(harness, client, {
+    const started = await call(client, {
       code: "await dispatch('block', {}); await dispatch('tick', {});",
       async: true,
     });
     const jobId = started["job_id"] as string;
     expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
-    const running = await call(harness, client, { job_id: jobId, job_action: "result" });
+    const running = await call(client, { job_id: jobId, job_action: "result" });
     expect(running).toMatchObject({ success: true, job: { status: "running" } });
-    const cancelled = await call(harness, client, { job_id: jobId, job_action: "cancel" });
+    const cancelled = await call(client, { job_id: jobId, job_action: "cancel" });
     expect(cancelled).toMatchObject({
       success: true,
       job: { status: "cancelled", cancel_requested: true },
     });
     expect(journal.blockSawCancel).toBe(true);
     expect(journal.calls).not.toContain("tick");
-    const result = await call(harness, client, { job_id: jobId, job_action: "result" });
+    const result = await call(client, { job_id: jobId, job_action: "result" });
     expect(result).toMatchObject({ success: false, isError: true, errorCode: "CANCELLED" });
   });
 
   it("cascades cancellation from a parent job to its child", async () => {
     harness = await startHttpHarness();
     const client = await harness.connect();
-    const parent = await call(harness, client, {
+    const parent = await call(client, {
       code: "await dispatch('block', {});",
       async: true,
     });
     const parentId = parent["job_id"] as string;
     const child = await call(
-      harness,
       client,
       {
         code: "for (;;) { dispatch('tick', {}); }",
@@ -87,9 +84,9 @@ describe("async jobs on dcc_execute", () => {
     const childId = child["job_id"] as string;
     expect(child["parent_job_id"]).toBe(parentId);
     expect(await waitUntil(() => (harness?.test.journal.ticks ?? 0) > 2)).toBe(true);
-    await call(harness, client, { job_id: parentId, job_action: "cancel" });
+    await call(client, { job_id: parentId, job_action: "cancel" });
     expect(await waitUntil(() => harness?.test.results.length === 2)).toBe(true);
-    const childStatus = await call(harness, client, { job_id: childId, job_action: "status" });
+    const childStatus = await call(client, { job_id: childId, job_action: "status" });
     expect(childStatus).toMatchObject({ job: { status: "cancelled" } });
   });
 
@@ -97,27 +94,27 @@ describe("async jobs on dcc_execute", () => {
     harness = await startHttpHarness();
     const first = await harness.connect();
     const second = await harness.connect();
-    const started = await call(harness, first, { code: "return 1;", async: true });
-    const missing = await call(harness, second, {
+    const started = await call(first, { code: "return 1;", async: true });
+    const missing = await call(second, {
       job_id: "00000000-0000-0000-0000-000000000000",
       job_action: "status",
     });
     expect(missing).toMatchObject({ success: false, isError: true, errorCode: "JOB_NOT_FOUND" });
     // Jobs belong to the server, not the session: another session may poll with the id.
     expect(await waitUntil(() => harness?.test.results.length === 1)).toBe(true);
-    const polled = await call(harness, second, { job_id: started["job_id"], job_action: "result" });
+    const polled = await call(second, { job_id: started["job_id"], job_action: "result" });
     expect(polled).toMatchObject({ success: true, output: 1 });
   });
 
   it("refuses new jobs when maxRunningJobs are running", async () => {
     harness = await startHttpHarness({ maxRunningJobs: 1 });
     const client = await harness.connect();
-    const first = await call(harness, client, {
+    const first = await call(client, {
       code: "await dispatch('block', {});",
       async: true,
     });
-    const second = await call(harness, client, { code: "return 1;", async: true });
+    const second = await call(client, { code: "return 1;", async: true });
     expect(second).toMatchObject({ success: false, errorCode: "BUSY" });
-    await call(harness, client, { job_id: first["job_id"], job_action: "cancel" });
+    await call(client, { job_id: first["job_id"], job_action: "cancel" });
   });
 });

@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterEach, describe, expect, it } from "vitest";
+
+type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
+
+const entry = fileURLToPath(new URL("./__fixtures__/stdio-entry.ts", import.meta.url));
+const packageRoot = fileURLToPath(new URL("..", import.meta.url));
+let client: Client | undefined;
+
+afterEach(async () => {
+  await client?.close().catch(() => {});
+  client = undefined;
+});
+
+async function spawnServer(): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--conditions=@dcc/source", "--import", "tsx", entry],
+    cwd: packageRoot,
+    stderr: "pipe",
+  });
+  client = new Client({ name: "stdio-test-client", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+describe("runStdioServer in a spawned process", () => {
+  it("serves both tools and runs scripts", async () => {
+    const connected = await spawnServer();
+    const { tools } = await connected.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
+    const result = (await connected.callTool({
+      name: "dcc_execute",
+      arguments: {
+        code: 'console.log("to logs, not stdout"); return dispatch("polySphere", { name: "s" });',
+      },
+    })) as ToolResult;
+    expect(result.structuredContent).toMatchObject({ success: true, output: ["s", "sShape"] });
+  }, 30_000);
+
+  it("stops a cancelled script: no host command runs after the cancel", async () => {
+    const connected = await spawnServer();
+    const abort = new AbortController();
+    const call = connected.callTool(
+      { name: "dcc_execute", arguments: { code: "for (;;) { dispatch('tick', {}); }" } },
+      undefined,
+      { signal: abort.signal },
+    );
+    const tickCount = async (): Promise<number> => {
+      const result = (await connected.callTool({
+        name: "dcc_execute",
+        arguments: { code: "return dispatch('tick', {});" },
+      })) as ToolResult;
+      return result.structuredContent?.["output"] as number;
+    };
+    // The loop is running once a probe's tick lands after some of the loop's ticks.
+    let probe = 0;
+    expect(await waitUntilAsync(async () => (probe = await tickCount()) > 5)).toBe(true);
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    // After the cancel settles, ticks advance only by our own probes.
+    const settle = await tickCount();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await tickCount()).toBe(settle + 1);
+    expect(settle).toBeGreaterThan(probe);
+  }, 30_000);
+
+  it("exits cleanly when stdin closes", async () => {
+    const child = spawn(process.execPath, ["--conditions=@dcc/source", "--import", "tsx", entry], {
+      cwd: packageRoot,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => resolve(code)),
+    );
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    };
+    const answered = new Promise<string>((resolve) =>
+      child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString())),
+    );
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    expect(await answered).toContain('"serverInfo"');
+    child.stdin.end();
+    const timeout = new Promise<"timeout">((resolve) =>
+      setTimeout(() => resolve("timeout"), 10_000).unref(),
+    );
+    const outcome = await Promise.race([exited, timeout]);
+    if (outcome === "timeout") child.kill("SIGKILL");
+    expect(outcome).toBe(0);
+  }, 30_000);
+});
+
+async function waitUntilAsync(predicate: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await predicate()) return true;
+  }
+  return false;
+}
