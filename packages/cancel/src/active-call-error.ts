@@ -2,6 +2,8 @@ import { DccMcpError } from "./dcc-mcp-error.ts";
 
 /** Options for {@link ActiveCallError}. */
 export interface ActiveCallErrorOptions {
+  /** Which problem it is. */
+  code: "DUPLICATE_ACTIVE_CALL" | "ACTIVE_CALL_CANCEL_FAILED";
   /** What went wrong. */
   message: string;
   /** The call id concerned. */
@@ -20,11 +22,7 @@ export class ActiveCallError extends DccMcpError {
   /** The call id concerned. */
   readonly callId: string;
 
-  constructor(
-    options: ActiveCallErrorOptions & {
-      code: "DUPLICATE_ACTIVE_CALL" | "ACTIVE_CALL_CANCEL_FAILED";
-    },
-  ) {
+  constructor(options: ActiveCallErrorOptions) {
     super({ message: options.message, code: options.code, cause: options.cause });
     this.callId = options.callId;
   }

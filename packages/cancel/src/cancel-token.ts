@@ -147,7 +147,11 @@ export class CancelToken implements CancellationProbe {
     };
   }
 
-  /** A child token, cancelled when this one is; cancelling the child leaves this one alone. */
+  /**
+   * A child token, cancelled when this one is; cancelling the child leaves this one alone. The
+   * child stays subscribed to this token until either is cancelled, so cancel children you are
+   * done with when this token is long-lived.
+   */
   child(options: CancelTokenFromSignalOptions = {}): CancelToken {
     return new CancelToken({ jobId: options.jobId, parent: this });
   }

@@ -86,6 +86,28 @@ describe("worker threads", () => {
     await worker.terminate();
   });
 
+  it("start with an empty ambient context, even when created inside a cancelled request", async () => {
+    const token = new CancelToken({ jobId: "request-job" });
+    token.cancel();
+    const probe = withHostJobId("host-job", () =>
+      withCurrentJob({ cancelled: true, jobId: "job" }, () =>
+        withCancelToken(
+          token,
+          () =>
+            new Worker(new URL("./__fixtures__/ts-worker.mjs", import.meta.url), {
+              workerData: { module: "./probe-worker.ts" },
+            }),
+        ),
+      ),
+    );
+    try {
+      const [report] = await once(probe, "message");
+      expect(report).toEqual({ token: null, job: null, jobId: null, checkThrew: false });
+    } finally {
+      await probe.terminate();
+    }
+  });
+
   it("delivers messages outside the request, so the request context must be re-entered", async () => {
     const token = new CancelToken({ jobId: "request-job" });
     const results: Array<{ direct: unknown; captured: unknown }> = [];
