@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { fitResult, toToolResult } from "./tool-result.ts";
+
+describe("toToolResult", () => {
+  it("puts the same JSON in text and structuredContent, with isError on failure", () => {
+    const ok = toToolResult({ success: true, message: "fine", output: { a: 1 } }, 24_000);
+    expect(ok.isError).toBeUndefined();
+    expect(JSON.parse((ok.content[0] as { text: string }).text)).toEqual(ok.structuredContent);
+    const failed = toToolResult({ success: false, message: "no", error: "boom" }, 24_000);
+    expect(failed.isError).toBe(true);
+  });
+});
+
+describe("fitResult", () => {
+  it("leaves a result that fits untouched", () => {
+    const result = { success: true, message: "m", output: [1, 2, 3] };
+    expect(fitResult(result, 1000)).toBe(result);
+  });
+
+  it("trims structurally and always yields valid JSON within budget", () => {
+    const output = Array.from({ length: 5000 }, (_, index) => ({
+      name: `node${index}`,
+      path: "x".repeat(50),
+    }));
+    const logs = Array.from({ length: 300 }, (_, index) => `line ${index}`);
+    const fitted = fitResult({ success: true, message: "big", output, logs }, 5000);
+    const text = JSON.stringify(fitted);
+    expect(text.length).toBeLessThanOrEqual(5000);
+    expect(JSON.parse(text)).toEqual(fitted);
+    expect(fitted["truncated"]).toMatchObject({
+      originalChars: JSON.stringify({ success: true, message: "big", output, logs }).length,
+    });
+    const kept = fitted["output"] as unknown[];
+    expect(kept[0]).toEqual({ name: "node0", path: "x".repeat(50) });
+    expect(String(kept.at(-1))).toMatch(/more items/);
+    expect(fitted.success).toBe(true);
+    expect(fitted.message).toBe("big");
+  });
+
+  it("shortens one huge string with a marker", () => {
+    const fitted = fitResult({ success: true, message: "m", output: "y".repeat(100_000) }, 2000);
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(2000);
+    expect(fitted["output"]).toMatch(/more chars\]$/);
+  });
+
+  it("drops the payload when even the smallest shape is too large", () => {
+    const fitted = fitResult(
+      { success: true, message: "m", output: Array.from({ length: 10 }, () => ({ k: 1 })) },
+      10,
+    );
+    expect(fitted["output"]).toBeUndefined();
+    expect(fitted["truncated"]).toMatchObject({ dropped: ["output", "logs", "results"] });
+  });
+});
