@@ -56,6 +56,5 @@ export const DEFAULT_SYNONYMS: SynonymTable = Object.freeze({
   bounding: ["bbox", "bounds"],
   render: ["rendering"],
   camera: ["cam"],
-  frame: ["time"],
   locator: ["null", "helper"],
 });

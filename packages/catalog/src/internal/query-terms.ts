@@ -19,29 +19,30 @@ const stopwords: ReadonlySet<string> = new Set(
 export interface QueryTerms {
   /** Distinct stems, stopwords and pure numbers left out. */
   stems: string[];
-  /** Lower-cased words, and adjacent pairs and triples joined, to recognise a whole name. */
-  phrases: Set<string>;
+  /** Adjacent pairs and triples of `stems` joined, to hit joined name runs and flags. */
+  compounds: string[];
 }
 
 /** Splits, filters and stems a query for the ranked index. */
-export function queryTerms(query: string, cache: Map<string, string>): QueryTerms {
+export function queryTerms(query: string, cache: Map<string, readonly string[]>): QueryTerms {
   const stems = new Set<string>();
-  const phrases = new Set<string>();
-  const original = rawWords(query, maxQueryWords);
-  const words = original.map((word) => word.toLowerCase());
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index] as string;
-    phrases.add(word);
-    const next = words[index + 1];
-    if (next !== undefined) {
-      phrases.add(word + next);
-      const third = words[index + 2];
-      if (third !== undefined) phrases.add(word + next + third);
+  const sequence: string[] = [];
+  for (const word of rawWords(query, maxQueryWords)) {
+    if (stopwords.has(word.toLowerCase())) continue;
+    for (const term of wordStems(word, cache)) {
+      if (stopwords.has(term)) continue;
+      sequence.push(term);
+      stems.add(term);
     }
-    if (stopwords.has(word) || stems.size >= maxQueryTerms) continue;
-    for (const term of wordStems(original[index] as string, cache)) {
-      if (stems.size < maxQueryTerms && !stopwords.has(term)) stems.add(term);
-    }
+    if (stems.size >= maxQueryTerms) break;
   }
-  return { stems: [...stems], phrases };
+  const compounds = new Set<string>();
+  for (let index = 0; index + 1 < sequence.length && compounds.size < maxQueryTerms; index++) {
+    const pair = (sequence[index] as string) + (sequence[index + 1] as string);
+    compounds.add(pair);
+    const third = sequence[index + 2];
+    if (third !== undefined) compounds.add(pair + third);
+  }
+  for (const term of stems) compounds.delete(term);
+  return { stems: [...stems].slice(0, maxQueryTerms), compounds: [...compounds] };
 }

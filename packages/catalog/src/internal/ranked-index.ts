@@ -1,18 +1,19 @@
 import type { CommandRecord } from "../command-record.ts";
+import { buildIndex } from "./build-index.ts";
 import { compareCodePoints } from "./compare-code-points.ts";
 import { boundedEditDistance } from "./edit-distance.ts";
 import { queryTerms } from "./query-terms.ts";
 import type { SynonymMap } from "./synonym-groups.ts";
-import { type CommandTerms, commandTerms, fieldWeight } from "./term-weights.ts";
 
 // Match qualities relative to an exact stem match.
 const synonymQuality = 0.6;
 const prefixQuality = 0.5;
 const typoQuality = [1, 0.45, 0.3] as const;
+const abbreviationQuality = 0.5;
+const compoundQuality = 0.5;
+const minAbbreviation = 3;
 const maxPrefixTerms = 40;
-// Signature length normalisation (BM25's b): a flag match in a command with hundreds of flags
-// says less than one in a command with five.
-const lengthNormalisation = 0.5;
+const maxQueryCache = 10_000;
 
 /**
  * The precomputed index behind the `"ranked"` ranker: an inverted index from stems to weighted
@@ -23,14 +24,17 @@ export class RankedIndex {
   private readonly names: readonly string[];
   private readonly nameKeys: readonly string[];
   private readonly nameTerms: readonly Int32Array[];
-  private readonly termIds = new Map<string, number>();
-  private readonly vocabulary: string[] = [];
+  private readonly termIds: Map<string, number>;
+  private readonly vocabulary: string[];
   private readonly sortedVocabulary: string[];
-  private readonly postingDocuments: Int32Array[] = [];
-  private readonly postingWeights: Float32Array[] = [];
+  private readonly postingStarts: Int32Array;
+  private readonly postingDocuments: Int32Array;
+  private readonly postingWeights: Float32Array;
   private readonly idf: Float64Array;
   private readonly synonyms: SynonymMap;
-  private readonly stemCache = new Map<string, string>();
+  private readonly queryCache = new Map<string, readonly string[]>();
+  // Vocabulary by first character, for the typo fallback.
+  private readonly byInitial = new Map<string, string[]>();
   // Scratch buffers reused by every search (searches are synchronous).
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
@@ -40,44 +44,22 @@ export class RankedIndex {
     this.count = records.length;
     this.synonyms = synonyms;
     this.names = records.map((record) => record.name);
-    this.nameKeys = records.map((record) => record.name.toLowerCase());
-    const all: CommandTerms[] = records.map((record) => commandTerms(record, this.stemCache));
-    const totalParameters = all.reduce((sum, terms) => sum + terms.parameterCount, 0);
-    const averageParameters = Math.max(1, totalParameters / Math.max(1, all.length));
-    const documents: number[][] = [];
-    const weights: number[][] = [];
-    const nameTerms: Int32Array[] = [];
-    for (let document = 0; document < all.length; document++) {
-      const terms = all[document] as CommandTerms;
-      const ratio = terms.parameterCount / averageParameters;
-      const signature =
-        fieldWeight.signature / (1 - lengthNormalisation + lengthNormalisation * ratio);
-      for (const term of terms.signatureStems) {
-        const previous = terms.weights.get(term);
-        if (previous === undefined || previous < signature) terms.weights.set(term, signature);
-      }
-      for (const [term, weight] of terms.weights) {
-        const id = this.intern(term);
-        if (id === documents.length) {
-          documents.push([]);
-          weights.push([]);
-        }
-        (documents[id] as number[]).push(document);
-        (weights[id] as number[]).push(weight);
-      }
-      nameTerms.push(Int32Array.from(terms.nameStems.map((term) => this.intern(term))));
-    }
-    // Name stems with no posting of their own cannot occur; intern() above added them first.
-    this.nameTerms = nameTerms;
-    this.idf = new Float64Array(documents.length);
-    for (let id = 0; id < documents.length; id++) {
-      const list = documents[id] as number[];
-      this.postingDocuments.push(Int32Array.from(list));
-      this.postingWeights.push(Float32Array.from(weights[id] as number[]));
-      const df = list.length;
-      this.idf[id] = Math.log(1 + (this.count - df + 0.5) / (df + 0.5));
-    }
+    const data = buildIndex(records);
+    this.termIds = data.termIds;
+    this.vocabulary = data.vocabulary;
+    this.postingStarts = data.postingStarts;
+    this.postingDocuments = data.postingDocuments;
+    this.postingWeights = data.postingWeights;
+    this.idf = data.idf;
+    this.nameTerms = data.nameTerms;
+    this.nameKeys = data.nameKeys;
     this.sortedVocabulary = [...this.vocabulary].sort();
+    for (const term of this.vocabulary) {
+      if (term.length < 3) continue;
+      const bucket = this.byInitial.get(term[0] as string);
+      if (bucket === undefined) this.byInitial.set(term[0] as string, [term]);
+      else bucket.push(term);
+    }
     this.scores = new Float64Array(this.count);
     this.best = new Float64Array(this.count);
     this.matchedTerms = new Uint8Array(this.count);
@@ -85,36 +67,28 @@ export class RankedIndex {
 
   /** Indices of the best `limit` records for `query`, best first; never a zero score. */
   search(query: string, limit: number): number[] {
-    const { stems, phrases } = queryTerms(query, this.stemCache);
+    // Query words get their own memo, emptied when it grows, so odd queries cannot pile up.
+    if (this.queryCache.size > maxQueryCache) this.queryCache.clear();
+    const { stems, compounds } = queryTerms(query, this.queryCache);
     if (stems.length === 0 || this.count === 0) return [];
-    const { scores, best, matchedTerms } = this;
+    const { scores, matchedTerms } = this;
     const touched: number[] = [];
     const termQuality = new Map<number, number>();
     for (const stem of stems) {
       const variants = this.expand(stem);
-      const hit: number[] = [];
       for (const [id, quality] of variants) {
         const previous = termQuality.get(id);
         if (previous === undefined || previous < quality) termQuality.set(id, quality);
-        const documents = this.postingDocuments[id] as Int32Array;
-        const weights = this.postingWeights[id] as Float32Array;
-        const factor = (this.idf[id] as number) * quality;
-        for (let index = 0; index < documents.length; index++) {
-          const document = documents[index] as number;
-          const value = (weights[index] as number) * factor;
-          const current = best[document] as number;
-          if (current === 0) hit.push(document);
-          if (value > current) best[document] = value;
-        }
       }
-      for (const document of hit) {
-        if (matchedTerms[document] === 0) touched.push(document);
-        scores[document] = (scores[document] as number) + (best[document] as number);
-        matchedTerms[document] = (matchedTerms[document] as number) + 1;
-        best[document] = 0;
-      }
+      this.accumulate(variants, touched, true);
     }
-    const ranked: { document: number; score: number }[] = [];
+    // A joined pair or triple that is itself a term (a name run or a flag) adds its own score.
+    for (const compound of compounds) {
+      const id = this.termIds.get(compound);
+      if (id !== undefined) this.accumulate(new Map([[id, compoundQuality]]), touched, false);
+    }
+    const keys = new Set([...stems, ...compounds]);
+    const top = new TopK(limit, this.names);
     for (const document of touched) {
       const coverage = (matchedTerms[document] as number) / stems.length;
       let score = (scores[document] as number) * (0.5 + 0.5 * coverage);
@@ -124,25 +98,42 @@ export class RankedIndex {
         for (const id of parts) if (termQuality.has(id)) covered++;
         score *= 1 + (0.5 * covered) / parts.length;
       }
-      if (phrases.has(this.nameKeys[document] as string)) score *= 1.5;
+      if (keys.has(this.nameKeys[document] as string)) score *= 1.5;
       scores[document] = 0;
       matchedTerms[document] = 0;
-      if (score > 0) ranked.push({ document, score });
+      if (score > 0) top.offer(document, score);
     }
-    ranked.sort(
-      (left, right) =>
-        right.score - left.score ||
-        (this.names[left.document] as string).length -
-          (this.names[right.document] as string).length ||
-        compareCodePoints(
-          this.names[left.document] as string,
-          this.names[right.document] as string,
-        ),
-    );
-    return ranked.slice(0, limit).map((entry) => entry.document);
+    return top.documents();
   }
 
-  /** Index terms one query stem matches: itself, its synonyms, longer words it starts, typos. */
+  // Adds, per document, the best of `variants` for one query term to its score.
+  private accumulate(variants: Map<number, number>, touched: number[], counts: boolean): void {
+    const { scores, best, matchedTerms, postingDocuments, postingWeights, postingStarts } = this;
+    const hit: number[] = [];
+    for (const [id, quality] of variants) {
+      const factor = (this.idf[id] as number) * quality;
+      const end = postingStarts[id + 1] as number;
+      for (let index = postingStarts[id] as number; index < end; index++) {
+        const document = postingDocuments[index] as number;
+        const value = (postingWeights[index] as number) * factor;
+        const current = best[document] as number;
+        if (current === 0) hit.push(document);
+        if (value > current) best[document] = value;
+      }
+    }
+    for (const document of hit) {
+      if (matchedTerms[document] === 0 && scores[document] === 0) touched.push(document);
+      scores[document] = (scores[document] as number) + (best[document] as number);
+      if (counts) matchedTerms[document] = (matchedTerms[document] as number) + 1;
+      best[document] = 0;
+    }
+  }
+
+  /**
+   * Index terms one query stem matches: itself, its synonyms, longer terms it starts, shorter
+   * terms that start it (obj for object, attr for attribute), and, only when nothing else
+   * matched, terms one or two typing errors away.
+   */
   private expand(stem: string): Map<number, number> {
     const variants = new Map<number, number>();
     const put = (term: string, quality: number): void => {
@@ -163,26 +154,20 @@ export class RankedIndex {
           found++;
         }
       }
+      for (let length = minAbbreviation; length < stem.length; length++) {
+        put(stem.slice(0, length), abbreviationQuality * Math.sqrt(length / stem.length));
+      }
     }
     if (variants.size === 0 && stem.length >= 4) {
+      // Typos rarely hit the first letter; keeping it cuts the scan to one bucket.
       const maxEdits = stem.length >= 8 ? 2 : 1;
-      for (const term of this.vocabulary) {
-        if (Math.abs(term.length - stem.length) > maxEdits || term.length < 3) continue;
+      for (const term of this.byInitial.get(stem[0] as string) ?? []) {
+        if (Math.abs(term.length - stem.length) > maxEdits) continue;
         const distance = boundedEditDistance(stem, term, maxEdits);
         if (distance <= maxEdits) put(term, typoQuality[distance] as number);
       }
     }
     return variants;
-  }
-
-  private intern(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.vocabulary.length;
-      this.termIds.set(term, id);
-      this.vocabulary.push(term);
-    }
-    return id;
   }
 }
 
@@ -195,4 +180,45 @@ function lowerBound(sorted: readonly string[], value: string): number {
     else high = middle;
   }
   return low;
+}
+
+// The best `limit` documents seen so far, best first: score descending, then shorter name, then
+// name by code point. Cheaper than sorting every matching document.
+class TopK {
+  private readonly entries: Entry[] = [];
+  private readonly limit: number;
+  private readonly names: readonly string[];
+
+  constructor(limit: number, names: readonly string[]) {
+    this.limit = limit;
+    this.names = names;
+  }
+
+  offer(document: number, score: number): void {
+    const { entries, limit } = this;
+    if (entries.length === limit && !this.before(document, score, entries[limit - 1] as Entry)) {
+      return;
+    }
+    let index = entries.length === limit ? limit - 1 : entries.length;
+    if (entries.length === limit) entries.pop();
+    while (index > 0 && this.before(document, score, entries[index - 1] as Entry)) index--;
+    entries.splice(index, 0, { document, score });
+  }
+
+  documents(): number[] {
+    return this.entries.map((entry) => entry.document);
+  }
+
+  private before(document: number, score: number, other: Entry): boolean {
+    if (score !== other.score) return score > other.score;
+    const name = this.names[document] as string;
+    const otherName = this.names[other.document] as string;
+    if (name.length !== otherName.length) return name.length < otherName.length;
+    return compareCodePoints(name, otherName) < 0;
+  }
+}
+
+interface Entry {
+  document: number;
+  score: number;
 }

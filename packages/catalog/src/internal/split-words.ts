@@ -1,8 +1,10 @@
 // Splits text into search words. Identifiers are split at camelCase humps, snake_case
 // underscores and letter/digit boundaries: polySphere -> poly, sphere; XMLHttp2 -> xml, http, 2.
+// ASCII words take a hand-written fast path; other scripts use Unicode property regexes.
 
 const word = /[\p{L}\p{M}\p{N}]+/gu;
 const part = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+|\p{N}+/gu;
+const ascii = /^[\x20-\x7e]*$/;
 
 /** Words of `text` (letters, marks and digits), in order, with their case kept. */
 export function rawWords(text: string, limit: number = Number.POSITIVE_INFINITY): string[] {
@@ -16,7 +18,43 @@ export function rawWords(text: string, limit: number = Number.POSITIVE_INFINITY)
 
 /** Lower-case parts of one identifier-like word: camelCase humps and digit runs. */
 export function identifierParts(identifier: string): string[] {
+  if (ascii.test(identifier)) return asciiParts(identifier);
   const parts = identifier.match(part);
-  if (parts === null) return [identifier.toLowerCase()];
+  if (parts === null) return [];
   return parts.map((piece) => piece.toLowerCase());
+}
+
+// Character kinds of the ASCII fast path.
+const Kind = { Other: 0, Upper: 1, Lower: 2, Digit: 3 } as const;
+
+function kind(code: number): number {
+  if (code >= 97 && code <= 122) return Kind.Lower;
+  if (code >= 65 && code <= 90) return Kind.Upper;
+  if (code >= 48 && code <= 57) return Kind.Digit;
+  return Kind.Other;
+}
+
+// The same split as `part` for ASCII: XMLHttp2 -> XML | Http | 2.
+function asciiParts(identifier: string): string[] {
+  const parts: string[] = [];
+  let start = -1;
+  for (let index = 0; index <= identifier.length; index++) {
+    const current = index < identifier.length ? kind(identifier.charCodeAt(index)) : Kind.Other;
+    if (start >= 0) {
+      const previous = kind(identifier.charCodeAt(index - 1));
+      const next =
+        index + 1 < identifier.length ? kind(identifier.charCodeAt(index + 1)) : Kind.Other;
+      const boundary =
+        current === Kind.Other ||
+        (current === Kind.Digit) !== (previous === Kind.Digit) ||
+        (current === Kind.Upper && previous === Kind.Lower) ||
+        (current === Kind.Upper && previous === Kind.Upper && next === Kind.Lower);
+      if (boundary) {
+        parts.push(identifier.slice(start, index).toLowerCase());
+        start = -1;
+      }
+    }
+    if (start < 0 && current !== Kind.Other) start = index;
+  }
+  return parts;
 }

@@ -1,66 +1,45 @@
-import type { CommandRecord } from "../command-record.ts";
-import { signatureParameters } from "./signature-parameters.ts";
-import { identifierParts, rawWords } from "./split-words.ts";
+import { identifierParts } from "./split-words.ts";
 import { stem } from "./stem.ts";
 
 /** Field weights: the name says most about a command, then its flags, then its description. */
 export const fieldWeight = { name: 3, signature: 1.2, description: 1 } as const;
 
-const digits = /^\p{N}+$/u;
+/**
+ * Field length normalisation (BM25's b): a flag match in a command with hundreds of flags says
+ * less than one in a command with five, and a name part of createPolyCubeCtx less than of polyCube.
+ */
+export const lengthNormalisation = 0.5;
 
-/** Per-command terms, before IDF and signature length normalisation. */
-export interface CommandTerms {
-  /** Stem -> best weight from the name or the description. */
-  weights: Map<string, number>;
-  /** Distinct stems of the signature's parameter names. */
-  signatureStems: Set<string>;
-  /** Distinct stems of the name's parts (digits left out). */
-  nameStems: string[];
-  /** Number of distinct signature parameters, for length normalisation. */
-  parameterCount: number;
+/** `weight` scaled down for a field longer than average (ratio > 1), up for a shorter one. */
+export function normalisedWeight(weight: number, lengthRatio: number): number {
+  return weight / (1 - lengthNormalisation + lengthNormalisation * lengthRatio);
 }
 
-/** Stems of one word's identifier parts, digits left out. */
-export function wordStems(word: string, cache: Map<string, string>): string[] {
-  const stems: string[] = [];
-  for (const part of identifierParts(word)) {
-    if (digits.test(part)) continue;
-    let stemmed = cache.get(part);
-    if (stemmed === undefined) {
-      stemmed = stem(part);
-      cache.set(part, stemmed);
+const digits = /^\p{N}+$/u;
+
+/** Stems of one word's identifier parts, digits left out, memoised per word in `cache`. */
+export function wordStems(word: string, cache: Map<string, readonly string[]>): readonly string[] {
+  let stems = cache.get(word);
+  if (stems === undefined) {
+    const parts = identifierParts(word);
+    const result: string[] = [];
+    for (const part of parts) {
+      // Parts are memoised too (as one-element lists): flags share most of their parts.
+      let stemmed = cache.get(part);
+      if (stemmed === undefined || stemmed.length !== 1) {
+        stemmed = isNumber(part) ? [] : [stem(part)];
+        if (part !== word) cache.set(part, stemmed);
+      }
+      if (stemmed.length === 1) result.push(stemmed[0] as string);
     }
-    stems.push(stemmed);
+    stems = result;
+    cache.set(word, stems);
   }
   return stems;
 }
 
-/** Collects the terms of `record`'s name, signature parameters and description. */
-export function commandTerms(record: CommandRecord, cache: Map<string, string>): CommandTerms {
-  const weights = new Map<string, number>();
-  const add = (term: string, weight: number): void => {
-    const previous = weights.get(term);
-    if (previous === undefined || previous < weight) weights.set(term, weight);
-  };
-  const nameStems = new Set<string>();
-  for (const word of rawWords(record.name)) {
-    for (const term of wordStems(word, cache)) nameStems.add(term);
-  }
-  // The whole name as one term, so "polysphere" or "setattr" typed as one word still hits.
-  const whole = stem(record.name.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, ""));
-  if (whole !== "") add(whole, fieldWeight.name);
-  for (const term of nameStems) add(term, fieldWeight.name);
-  const parameters = new Set(
-    typeof record.signature === "string" ? signatureParameters(record.signature, record.name) : [],
-  );
-  const signatureStems = new Set<string>();
-  for (const parameter of parameters) {
-    for (const term of wordStems(parameter, cache)) signatureStems.add(term);
-  }
-  if (typeof record.description === "string") {
-    for (const word of rawWords(record.description)) {
-      for (const term of wordStems(word, cache)) add(term, fieldWeight.description);
-    }
-  }
-  return { weights, signatureStems, nameStems: [...nameStems], parameterCount: parameters.size };
+function isNumber(part: string): boolean {
+  const code = part.charCodeAt(0);
+  if (code < 128) return code >= 48 && code <= 57;
+  return digits.test(part);
 }

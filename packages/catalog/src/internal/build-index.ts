@@ -1,0 +1,194 @@
+import type { CommandRecord } from "../command-record.ts";
+import { signatureParameters } from "./signature-parameters.ts";
+import { rawWords } from "./split-words.ts";
+import { fieldWeight, normalisedWeight, wordStems } from "./term-weights.ts";
+
+/** The arrays behind a {@link RankedIndex}. */
+export interface IndexData {
+  /** Term -> id. */
+  termIds: Map<string, number>;
+  /** Id -> term. */
+  vocabulary: string[];
+  /** Term id -> start of its postings in `postingDocuments`; one extra entry ends the last. */
+  postingStarts: Int32Array;
+  /** All postings' documents, grouped by term, ascending within a term. */
+  postingDocuments: Int32Array;
+  /** The weight (before IDF) of each posting. */
+  postingWeights: Float32Array;
+  /** Per term, its inverse document frequency (BM25 form, always > 0). */
+  idf: Float64Array;
+  /** Per document, the term ids of its name's distinct stems. */
+  nameTerms: Int32Array[];
+  /** Per document, its name's stems joined (polySphere -> polyspher). */
+  nameKeys: string[];
+}
+
+// Which fields of a document hold a term, as a bit mask kept per posting.
+const inName = 1;
+const inSignature = 2;
+const inDescription = 4;
+
+/**
+ * Builds the inverted index. Each posting records which fields hold the term; weights are set at
+ * the end, once average field lengths are known. Term ids of a parameter name are memoised, since
+ * the same flags recur across thousands of commands.
+ */
+export function buildIndex(records: readonly CommandRecord[]): IndexData {
+  const termIds = new Map<string, number>();
+  const vocabulary: string[] = [];
+  // Postings in arrival order (document-major); regrouped by term at the end.
+  const postings = new GrowableTriples();
+  let lastDocument = new Int32Array(4096).fill(-1);
+  let lastPosting = new Int32Array(4096);
+  const words = new Map<string, readonly string[]>();
+  const parameterTerms = new Map<string, number[]>();
+  const intern = (term: string): number => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = vocabulary.length;
+      termIds.set(term, id);
+      vocabulary.push(term);
+      if (id >= lastDocument.length) {
+        lastDocument = grow(lastDocument, -1);
+        lastPosting = grow(lastPosting, 0);
+      }
+    }
+    return id;
+  };
+  const mark = (id: number, document: number, mask: number): void => {
+    if (lastDocument[id] === document) {
+      postings.orMask(lastPosting[id] as number, mask);
+    } else {
+      lastDocument[id] = document;
+      lastPosting[id] = postings.push(id, document, mask);
+    }
+  };
+  const count = records.length;
+  const nameLengths = new Float64Array(count);
+  const parameterCounts = new Float64Array(count);
+  const nameTerms: Int32Array[] = [];
+  const nameKeys: string[] = [];
+  for (let document = 0; document < count; document++) {
+    const record = records[document] as CommandRecord;
+    const parts: string[] = [];
+    for (const word of rawWords(record.name)) parts.push(...wordStems(word, words));
+    // Joined runs let "poly sphere", "polysphere" and "merge vertex" hit polySphere and
+    // polyMergeVertex as one strong term.
+    for (let start = 0; start < parts.length; start++) {
+      let joined = parts[start] as string;
+      mark(intern(joined), document, inName);
+      for (let end = start + 1; end < parts.length; end++) {
+        joined += parts[end] as string;
+        mark(intern(joined), document, inName);
+      }
+    }
+    nameLengths[document] = Math.max(1, parts.length);
+    nameTerms.push(Int32Array.from(new Set(parts), intern));
+    nameKeys.push(parts.join(""));
+    if (typeof record.signature === "string") {
+      const parameters = signatureParameters(record.signature, record.name);
+      parameterCounts[document] = parameters.length;
+      for (const parameter of parameters) {
+        let ids = parameterTerms.get(parameter);
+        if (ids === undefined) {
+          ids = wordStems(parameter, words).map(intern);
+          parameterTerms.set(parameter, ids);
+        }
+        for (const id of ids) mark(id, document, inSignature);
+      }
+    }
+    if (typeof record.description === "string") {
+      for (const word of rawWords(record.description)) {
+        for (const term of wordStems(word, words)) mark(intern(term), document, inDescription);
+      }
+    }
+  }
+  const averageName = average(nameLengths);
+  const averageParameters = Math.max(1, average(parameterCounts));
+  const nameWeights = nameLengths.map((length) =>
+    normalisedWeight(fieldWeight.name, length / averageName),
+  );
+  const signatureWeights = parameterCounts.map((length) =>
+    normalisedWeight(fieldWeight.signature, length / averageParameters),
+  );
+  // Counting sort by term id; arrival order keeps documents ascending within each term.
+  const terms = vocabulary.length;
+  const postingStarts = new Int32Array(terms + 1);
+  for (let index = 0; index < postings.length; index++) {
+    const term = postings.terms[index] as number;
+    postingStarts[term + 1] = (postingStarts[term + 1] as number) + 1;
+  }
+  for (let term = 0; term < terms; term++) {
+    postingStarts[term + 1] = (postingStarts[term + 1] as number) + (postingStarts[term] as number);
+  }
+  const next = postingStarts.slice(0, terms);
+  const postingDocuments = new Int32Array(postings.length);
+  const postingWeights = new Float32Array(postings.length);
+  for (let index = 0; index < postings.length; index++) {
+    const term = postings.terms[index] as number;
+    const document = postings.documents[index] as number;
+    const mask = postings.masks[index] as number;
+    const slot = next[term] as number;
+    next[term] = slot + 1;
+    postingDocuments[slot] = document;
+    postingWeights[slot] = Math.max(
+      mask & inName ? (nameWeights[document] as number) : 0,
+      mask & inSignature ? (signatureWeights[document] as number) : 0,
+      mask & inDescription ? fieldWeight.description : 0,
+    );
+  }
+  const idf = new Float64Array(terms);
+  for (let term = 0; term < terms; term++) {
+    const df = (postingStarts[term + 1] as number) - (postingStarts[term] as number);
+    idf[term] = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  }
+  return {
+    termIds,
+    vocabulary,
+    postingStarts,
+    postingDocuments,
+    postingWeights,
+    idf,
+    nameTerms,
+    nameKeys,
+  };
+}
+
+// Parallel growable typed arrays of (term, document, field mask) postings.
+class GrowableTriples {
+  terms: Int32Array<ArrayBuffer> = new Int32Array(16384);
+  documents: Int32Array<ArrayBuffer> = new Int32Array(16384);
+  masks: Uint8Array<ArrayBuffer> = new Uint8Array(16384);
+  length = 0;
+
+  push(term: number, document: number, mask: number): number {
+    if (this.length === this.terms.length) {
+      this.terms = grow(this.terms, 0);
+      this.documents = grow(this.documents, 0);
+      const masks = new Uint8Array(this.masks.length * 2);
+      masks.set(this.masks);
+      this.masks = masks;
+    }
+    this.terms[this.length] = term;
+    this.documents[this.length] = document;
+    this.masks[this.length] = mask;
+    return this.length++;
+  }
+
+  orMask(index: number, mask: number): void {
+    this.masks[index] = (this.masks[index] as number) | mask;
+  }
+}
+
+function grow(array: Int32Array<ArrayBuffer>, fill: number): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(array.length * 2).fill(fill);
+  larger.set(array);
+  return larger;
+}
+
+function average(values: Float64Array): number {
+  if (values.length === 0) return 1;
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
