@@ -26,8 +26,12 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
 
 /** Python's ContextVar model: a reset puts back exactly what its own set replaced. */
 class Model {
-  value: CancelToken | null = null;
+  value: CancelToken | null;
   readonly open: Array<{ handle: ContextReset; previous: CancelToken | null }> = [];
+
+  constructor(initial: CancelToken | null = null) {
+    this.value = initial;
+  }
 
   /** Applies one operation to the real context and the model, then compares them. */
   step(operation: Operation): void {
@@ -95,6 +99,42 @@ describe("set/reset properties", () => {
         });
       }),
     );
+  });
+
+  it("restores the outer token on leaving a scope, whatever was set or reset inside", () => {
+    type Program = Array<Operation | { kind: "scope"; index: number | null; body: Program }>;
+    const { program } = fc.letrec<{ program: Program }>((tie) => ({
+      program: fc.array(
+        fc.oneof(
+          { depthSize: "small", withCrossShrink: true },
+          operation,
+          fc.record({
+            kind: fc.constant("scope" as const),
+            index: fc.option(fc.integer({ min: 0, max: tokens.length - 1 }), { nil: null }),
+            body: tie("program") as fc.Arbitrary<Program>,
+          }),
+        ),
+        { maxLength: 8 },
+      ),
+    }));
+    const execute = (steps: Program, initial: CancelToken | null = null): void => {
+      const model = new Model(initial);
+      for (const step of steps) {
+        if (step.kind !== "scope") {
+          model.step(step);
+          continue;
+        }
+        const outer = currentCancelToken();
+        expect(outer).toBe(model.value ?? undefined);
+        const inner = step.index === null ? null : (tokens[step.index] ?? null);
+        withCancelToken(inner, () => {
+          expect(currentCancelToken()).toBe(inner ?? undefined);
+          execute(step.body, inner);
+        });
+        expect(currentCancelToken()).toBe(outer);
+      }
+    };
+    fc.assert(fc.property(program, (steps) => runIsolated(() => execute(steps))));
   });
 
   it("keeps concurrent asynchronous contexts independent", async () => {
