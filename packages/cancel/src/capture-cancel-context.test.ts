@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { CancelToken } from "./cancel-token.ts";
 import {
   checkCancelled,
@@ -37,6 +37,8 @@ describe("captureCancelContext", () => {
     const token = new CancelToken();
     const run = withCancelToken(token, () => captureCancelContext());
     expect(run(() => 42)).toBe(42);
+    expectTypeOf(run(() => "text")).toEqualTypeOf<string>();
+    expectTypeOf(run(async () => 1)).toEqualTypeOf<Promise<number>>();
     token.cancel("late");
     expect(() => run(() => checkCancelled())).toThrow(DccMcpCancelledError);
   });

@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { CancelToken } from "./cancel-token.ts";
+import type { CancellationProbe } from "./cancellation-probe.ts";
+import type { CancellationToken } from "./cancellation-token.ts";
 import { Job } from "./job.ts";
+import type { JobHandle } from "./job-handle.ts";
 import { JobStateError } from "./job-state-error.ts";
 import { isTerminalJobStatus, type JobStatus, jobStatuses } from "./job-status.ts";
 
@@ -145,6 +148,15 @@ describe("Job", () => {
     expect(job.jobId).toBeUndefined();
     parent.cancel();
     expect(job.cancelled).toBe(true);
+  });
+
+  it("is a JobHandle and its token serves both cancellation protocols", () => {
+    expectTypeOf<Job>().toExtend<JobHandle>();
+    expectTypeOf<CancelToken>().toExtend<CancellationProbe>();
+    expectTypeOf<CancelToken>().toExtend<CancellationToken>();
+    const job = new Job({ jobId: "j" });
+    const handle: JobHandle = job;
+    expect(handle.jobId).toBe("j");
   });
 
   it("lists the upstream statuses and which are terminal", () => {

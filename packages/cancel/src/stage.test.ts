@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuditStage, FnStage, recorder } from "./__fixtures__/stages.ts";
+import { CancelToken } from "./cancel-token.ts";
+import { checkCancelled, withCancelToken } from "./cancel-token-context.ts";
 import { CancellationManager, type CheckpointOptions } from "./cancellation-manager.ts";
 import { ManualCancellationToken } from "./manual-cancellation-token.ts";
 import { createRunContext } from "./run-context.ts";
@@ -73,6 +75,15 @@ describe("Stage", () => {
     const outcome = await stage.run(context, undefined);
     expect(outcome.status).toBe("cancelled");
     expect(events).toEqual(["started patch", "cancelled patch"]);
+  });
+
+  it("counts a request cancellation inside the work as a cancellation", async () => {
+    const token = new CancelToken();
+    token.cancel("client went away");
+    const stage = new FnStage("render", () => withCancelToken(token, () => checkCancelled()));
+    const context = createRunContext({ cancellation: new CancellationManager() });
+    const outcome = await stage.run(context, undefined);
+    expect(outcome.status).toBe("cancelled");
   });
 
   it("reports any other error as failed, without throwing", async () => {

@@ -1,3 +1,4 @@
+import { DccMcpCancelledError } from "./dcc-mcp-cancelled-error.ts";
 import type { RunContext } from "./run-context.ts";
 import { StageCancelledError } from "./stage-cancelled-error.ts";
 import type { StageProgress } from "./stage-progress.ts";
@@ -22,9 +23,10 @@ export interface StageOutput<O> {
 /**
  * Base of a cooperative stage. {@link Stage.run} checkpoints before and after
  * {@link Stage.execute}; a stage that loops over items also calls `context.checkpoint` between
- * items (never inside an external call). A cancellation at any checkpoint, or any error thrown
- * while the run is cancelled (such as an external call that was stopped forcefully), ends the
- * stage as `cancelled` and emits `stageCancelled`.
+ * items (never inside an external call). A cancellation at any checkpoint, any other
+ * {@link DccMcpCancelledError} (such as one from `checkCancelled()`), or any error thrown while
+ * the run is cancelled (such as an external call that was stopped forcefully) ends the stage as
+ * `cancelled` and emits `stageCancelled`.
  */
 export abstract class Stage<I = unknown, O = unknown> {
   /** Name used in checkpoints, events and results. */
@@ -49,7 +51,7 @@ export abstract class Stage<I = unknown, O = unknown> {
       context.events.stageCompleted?.({ stage });
       return { stage, status: "completed", output };
     } catch (error) {
-      if (error instanceof StageCancelledError || context.cancellation.isCancelled()) {
+      if (DccMcpCancelledError.is(error) || context.cancellation.isCancelled()) {
         const progress = error instanceof StageCancelledError ? error.progress : undefined;
         context.events.stageCancelled?.({ stage, progress });
         return { stage, status: "cancelled", progress };
