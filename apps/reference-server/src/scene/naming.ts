@@ -39,10 +39,15 @@ export function shapeNameFor(transformName: string): string {
   return `${match?.[1] ?? transformName}Shape${match?.[2] ?? ""}`;
 }
 
-/** A matcher for Maya wildcard patterns (`*` any run, `?` one character). */
+/**
+ * A matcher for Maya wildcard patterns: `*` any run and `?` one character, neither crossing a
+ * `|`. A pattern with `|` but no leading one matches the end of a DAG path (`grp|*`).
+ */
 export function wildcard(pattern: string): (text: string) => boolean {
   const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  const regex = new RegExp(`^${escaped.replaceAll("*", ".*").replaceAll("?", ".")}$`);
+  const body = escaped.replaceAll("*", "[^|]*").replaceAll("?", "[^|]");
+  const prefix = pattern.includes("|") && !pattern.startsWith("|") ? "(?:.*\\|)?" : "";
+  const regex = new RegExp(`^${prefix}${body}$`);
   return (text) => regex.test(text);
 }
 

@@ -109,6 +109,8 @@ const setKeyframe: SceneCommandSpec<MayaScene> = {
       if (!data || data.locked || ["string", "message"].includes(data.type)) continue;
       const connection = incoming(graph, node, attribute);
       if (connection && !curveOf(scene, node, attribute)) continue;
+      // Read the value before a new (empty) curve starts driving the attribute.
+      const current = Number(evaluate(graph, node, attribute, graph.state.currentTime));
       let curve = curveOf(scene, node, attribute);
       if (!curve) {
         curve = graph.createNode(curveTypeFor(attribute), { name: `${node.name}_${attribute}` });
@@ -120,7 +122,6 @@ const setKeyframe: SceneCommandSpec<MayaScene> = {
           destinationAttribute: attribute,
         });
       }
-      const current = Number(evaluate(graph, node, attribute, graph.state.currentTime));
       for (const time of times) {
         const value =
           call.flags["value"] === undefined ? current : numberArg(call.flags["value"], "value");

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { CliUsageError, parseCliArguments } from "./parse-cli-arguments.ts";
+
+describe("parseCliArguments", () => {
+  it("defaults to HTTP on 127.0.0.1:8765 with scenes under the working directory", () => {
+    expect(parseCliArguments([], {}, "/work")).toEqual({
+      transport: "http",
+      port: 8765,
+      host: "127.0.0.1",
+      token: undefined,
+      dataDir: "/work/dcc-scenes",
+      help: false,
+    });
+  });
+
+  it("reads flags before the environment", () => {
+    const env = {
+      DCC_MCP_PORT: "9000",
+      DCC_MCP_HOST: "0.0.0.0",
+      DCC_MCP_TOKEN: "t".repeat(16),
+      DCC_MCP_DATA_DIR: "/data",
+    };
+    expect(parseCliArguments([], env, "/w")).toMatchObject({
+      port: 9000,
+      host: "0.0.0.0",
+      token: "t".repeat(16),
+      dataDir: "/data",
+    });
+    expect(
+      parseCliArguments(
+        [
+          "--port",
+          "0",
+          "--host",
+          "localhost",
+          "--token",
+          "x".repeat(20),
+          "--data-dir",
+          "s",
+          "--stdio",
+        ],
+        env,
+        "/w",
+      ),
+    ).toMatchObject({
+      transport: "stdio",
+      port: 0,
+      host: "localhost",
+      token: "x".repeat(20),
+      dataDir: "/w/s",
+    });
+    expect(parseCliArguments(["-h"], {}, "/w").help).toBe(true);
+  });
+
+  it("rejects unknown flags and bad ports", () => {
+    expect(() => parseCliArguments(["--bogus"], {}, "/w")).toThrow(CliUsageError);
+    expect(() => parseCliArguments(["--port", "http"], {}, "/w")).toThrow(/Invalid port: http/);
+    expect(() => parseCliArguments([], { DCC_MCP_PORT: "70000" }, "/w")).toThrow(
+      /Invalid port: 70000/,
+    );
+  });
+});
