@@ -58,7 +58,12 @@ describe("runStdioServer in a spawned process", () => {
     };
     // The loop is running once a probe's tick lands after some of the loop's ticks.
     let probe = 0;
-    expect(await waitUntilAsync(async () => (probe = await tickCount()) > 5)).toBe(true);
+    expect(
+      await waitUntilAsync(async () => {
+        probe = await tickCount();
+        return probe > 5;
+      }),
+    ).toBe(true);
     abort.abort();
     await expect(call).rejects.toThrow();
     // After the cancel settles, ticks advance only by our own probes.

@@ -13,9 +13,11 @@ interface ShrinkLimits {
 
 /** Builds the tool result, trimming `output` and `logs` when the JSON exceeds `maxChars`. */
 export function toToolResult(result: BridgeResult, maxChars: number): CallToolResult {
-  const shaped = fitResult(result, maxChars);
+  // The common case serialises once: the length check and the text content share one string.
+  const text = JSON.stringify(result) ?? "";
+  const shaped = text.length <= maxChars ? result : fitResult(result, maxChars);
   return {
-    content: [{ type: "text", text: JSON.stringify(shaped) }],
+    content: [{ type: "text", text: shaped === result ? text : JSON.stringify(shaped) }],
     structuredContent: shaped,
     ...(shaped.success ? {} : { isError: true }),
   };
