@@ -9,6 +9,8 @@ export interface IndexData {
   termIds: Map<string, number>;
   /** Id -> term. */
   vocabulary: string[];
+  /** Terms that are words rather than joined name runs: the candidates for prefix and typo matching. */
+  words: string[];
   /** Term id -> start of its postings in `postingDocuments`; one extra entry ends the last. */
   postingStarts: Int32Array;
   /** All postings' documents, grouped by term, ascending within a term. */
@@ -42,6 +44,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   let lastPosting = new Int32Array(4096);
   const words = new Map<string, readonly string[]>();
   const parameterTerms = new Map<string, number[]>();
+  const isWord = new Set<string>();
   const intern = (term: string): number => {
     let id = termIds.get(term);
     if (id === undefined) {
@@ -77,6 +80,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     for (let start = 0; start < parts.length; start++) {
       let joined = parts[start] as string;
       mark(intern(joined), document, inName);
+      isWord.add(joined);
       for (let end = start + 1; end < parts.length; end++) {
         joined += parts[end] as string;
         mark(intern(joined), document, inName);
@@ -91,7 +95,9 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
       for (const parameter of parameters) {
         let ids = parameterTerms.get(parameter);
         if (ids === undefined) {
-          ids = wordStems(parameter, words).map(intern);
+          const stems = wordStems(parameter, words);
+          for (const term of stems) isWord.add(term);
+          ids = stems.map(intern);
           parameterTerms.set(parameter, ids);
         }
         for (const id of ids) mark(id, document, inSignature);
@@ -99,7 +105,10 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     }
     if (typeof record.description === "string") {
       for (const word of rawWords(record.description)) {
-        for (const term of wordStems(word, words)) mark(intern(term), document, inDescription);
+        for (const term of wordStems(word, words)) {
+          isWord.add(term);
+          mark(intern(term), document, inDescription);
+        }
       }
     }
   }
@@ -145,6 +154,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   return {
     termIds,
     vocabulary,
+    words: [...isWord],
     postingStarts,
     postingDocuments,
     postingWeights,

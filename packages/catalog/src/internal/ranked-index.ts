@@ -14,6 +14,23 @@ const compoundQuality = 0.5;
 const minAbbreviation = 3;
 const maxPrefixTerms = 40;
 const maxQueryCache = 10_000;
+// Generic verbs ("get the type of a node") start many command names; the noun should decide.
+const lightVerbs: ReadonlySet<string> = new Set([
+  "get",
+  "set",
+  "creat",
+  "make",
+  "add",
+  "new",
+  "list",
+  "query",
+  "put",
+  "do",
+  "us",
+]);
+const lightVerbWeight = 0.7;
+// A command whose whole name the query covers (polySphere for "poly sphere") scores up to 2x.
+const nameCoverageBonus = 1;
 
 /**
  * The precomputed index behind the `"ranked"` ranker: an inverted index from stems to weighted
@@ -25,7 +42,6 @@ export class RankedIndex {
   private readonly nameKeys: readonly string[];
   private readonly nameTerms: readonly Int32Array[];
   private readonly termIds: Map<string, number>;
-  private readonly vocabulary: string[];
   private readonly sortedVocabulary: string[];
   private readonly postingStarts: Int32Array;
   private readonly postingDocuments: Int32Array;
@@ -46,15 +62,14 @@ export class RankedIndex {
     this.names = records.map((record) => record.name);
     const data = buildIndex(records);
     this.termIds = data.termIds;
-    this.vocabulary = data.vocabulary;
     this.postingStarts = data.postingStarts;
     this.postingDocuments = data.postingDocuments;
     this.postingWeights = data.postingWeights;
     this.idf = data.idf;
     this.nameTerms = data.nameTerms;
     this.nameKeys = data.nameKeys;
-    this.sortedVocabulary = [...this.vocabulary].sort();
-    for (const term of this.vocabulary) {
+    this.sortedVocabulary = data.words.sort();
+    for (const term of this.sortedVocabulary) {
       if (term.length < 3) continue;
       const bucket = this.byInitial.get(term[0] as string);
       if (bucket === undefined) this.byInitial.set(term[0] as string, [term]);
@@ -76,6 +91,8 @@ export class RankedIndex {
     const termQuality = new Map<number, number>();
     for (const stem of stems) {
       const variants = this.expand(stem);
+      if (lightVerbs.has(stem))
+        for (const [id, quality] of variants) variants.set(id, quality * lightVerbWeight);
       for (const [id, quality] of variants) {
         const previous = termQuality.get(id);
         if (previous === undefined || previous < quality) termQuality.set(id, quality);
@@ -96,7 +113,7 @@ export class RankedIndex {
       if (parts.length > 0) {
         let covered = 0;
         for (const id of parts) if (termQuality.has(id)) covered++;
-        score *= 1 + (0.5 * covered) / parts.length;
+        score *= 1 + (nameCoverageBonus * covered) / parts.length;
       }
       if (keys.has(this.nameKeys[document] as string)) score *= 1.5;
       scores[document] = 0;

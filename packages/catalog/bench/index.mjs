@@ -1,0 +1,151 @@
+// `@dcc/catalog` benchmark: index build time and query latency of the ranked catalog against
+// MiniSearch 7 on the same 1,469 signature-only Maya records in the same run, and recall@1/@5 of
+// both rankers and MiniSearch on the shared query set (test/fixtures/maya-queries.json).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DccApiCatalog } from "@dcc/catalog";
+import MiniSearch from "minisearch";
+import { loadMayaRecords } from "../test/fixtures/maya-records.mjs";
+
+const fixtures = join(import.meta.dirname, "..", "test", "fixtures");
+const builds = 9;
+const queryRounds = 30;
+// MiniSearch's fuzzy queries take milliseconds; fewer rounds keep the run short.
+const miniQueryRounds = 4;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+};
+
+// MiniSearch as one would configure it for command search: name boosted, prefix and fuzzy
+// matching on, and camelCase split like ours so it can see "sphere" in polySphere.
+const tokenize = (text) => text.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+function buildMiniSearch(records) {
+  const index = new MiniSearch({
+    fields: ["name", "signature"],
+    idField: "name",
+    tokenize,
+    searchOptions: { boost: { name: 3 }, prefix: true, fuzzy: 0.2 },
+  });
+  index.addAll(records);
+  return index;
+}
+
+function buildOurs(records, options) {
+  const catalog = new DccApiCatalog("maya", { commands: records, ...options });
+  catalog.search("sphere"); // the index is built on the first search
+  return catalog;
+}
+
+function recall(search, cases, k) {
+  let found = 0;
+  for (const { query, expected } of cases) {
+    if (search(query, k).some((name) => expected.includes(name))) found++;
+  }
+  return found / cases.length;
+}
+
+/** Runs the catalog benchmark and returns its rows. */
+export async function run({ root, log }) {
+  const records = loadMayaRecords(root);
+  const cases = JSON.parse(readFileSync(join(fixtures, "maya-queries.json"), "utf8"));
+  const synonyms = JSON.parse(readFileSync(join(fixtures, "maya-synonyms.json"), "utf8"));
+
+  // Warm both up, then alternate builds so both see the same machine load.
+  buildOurs(records, { synonyms });
+  buildMiniSearch(records);
+  const ourBuilds = [];
+  const miniBuilds = [];
+  for (let round = 0; round < builds; round++) {
+    let started = performance.now();
+    buildOurs(records, { synonyms });
+    ourBuilds.push(performance.now() - started);
+    started = performance.now();
+    buildMiniSearch(records);
+    miniBuilds.push(performance.now() - started);
+  }
+  log(`built ${records.length} records ${builds} times each`);
+
+  const ranked = buildOurs(records, { synonyms });
+  const overlap = buildOurs(records, { ranker: "overlap" });
+  const mini = buildMiniSearch(records);
+  const searchRanked = (query, limit) => ranked.search(query, { limit }).map((r) => r.name);
+  const searchOverlap = (query, limit) => overlap.search(query, { limit }).map((r) => r.name);
+  const searchMini = (query, limit) =>
+    mini
+      .search(query)
+      .slice(0, limit)
+      .map((r) => r.id);
+
+  const queries = cases.map((entry) => entry.query);
+  const ourTimes = [];
+  const miniTimes = [];
+  const overlapTimes = [];
+  for (let round = 0; round < queryRounds; round++) {
+    for (const query of queries) {
+      let started = performance.now();
+      searchRanked(query, 10);
+      ourTimes.push(performance.now() - started);
+      if (round < miniQueryRounds) {
+        started = performance.now();
+        searchMini(query, 10);
+        miniTimes.push(performance.now() - started);
+        started = performance.now();
+        searchOverlap(query, 10);
+        overlapTimes.push(performance.now() - started);
+      }
+    }
+  }
+  log(`ran ${queries.length} queries ${queryRounds} times each`);
+
+  const build = median(ourBuilds);
+  const miniBuild = median(miniBuilds);
+  const query = median(ourTimes) * 1000;
+  const miniQuery = median(miniTimes) * 1000;
+  const rows = [
+    {
+      metric: "index build, 1,469 commands",
+      ours: build,
+      baseline: miniBuild,
+      unit: "ms",
+      goal: "< 50 ms and < MiniSearch",
+      pass: build < 50 && build < miniBuild,
+    },
+    {
+      metric: "query p50 (ranked)",
+      ours: query,
+      baseline: miniQuery,
+      unit: "µs",
+      goal: "< 100 µs and < MiniSearch",
+      pass: query < 100 && query < miniQuery,
+    },
+    {
+      metric: "query p50 (overlap, linear scan)",
+      ours: median(overlapTimes) * 1000,
+      baseline: miniQuery,
+      unit: "µs",
+    },
+  ];
+  for (const k of [1, 5]) {
+    const mini = recall(searchMini, cases, k);
+    const rankedRecall = recall(searchRanked, cases, k);
+    rows.push({
+      metric: `recall@${k} ranked (${cases.length} queries)`,
+      ours: rankedRecall,
+      baseline: mini,
+      unit: "fraction",
+      goal: k === 5 ? ">= 0.85" : "> MiniSearch",
+      pass: k === 5 ? rankedRecall >= 0.85 : rankedRecall > mini,
+      lowerIsBetter: false,
+    });
+    rows.push({
+      metric: `recall@${k} overlap (${cases.length} queries)`,
+      ours: recall(searchOverlap, cases, k),
+      baseline: mini,
+      unit: "fraction",
+      lowerIsBetter: false,
+    });
+  }
+  return rows;
+}
