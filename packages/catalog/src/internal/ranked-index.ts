@@ -13,6 +13,8 @@ const abbreviationQuality = 0.5;
 const compoundQuality = 0.5;
 const minAbbreviation = 3;
 const maxPrefixTerms = 40;
+// Prefix matching needs at least this many characters, and buckets words by them.
+const prefixKey = 3;
 const maxQueryCache = 10_000;
 // Generic verbs ("get the type of a node") start many command names; the noun should decide.
 const lightVerbs: ReadonlySet<string> = new Set([
@@ -34,7 +36,7 @@ const nameCoverageBonus = 1;
 
 /**
  * The precomputed index behind the `"ranked"` ranker: an inverted index from stems to weighted
- * postings, a sorted vocabulary for prefix and typo lookup, and each name's stems.
+ * postings, word buckets for prefix and typo lookup, and each name's stems.
  */
 export class RankedIndex {
   private readonly count: number;
@@ -42,15 +44,18 @@ export class RankedIndex {
   private readonly nameKeys: readonly string[];
   private readonly nameTerms: readonly Int32Array[];
   private readonly termIds: Map<string, number>;
-  private readonly sortedVocabulary: string[];
+  // Word terms (not joined name runs), for prefix and typo matching.
+  private readonly words: string[];
+  // Word terms by their first three characters, for prefix matching without a sorted list.
+  private readonly prefixBuckets = new Map<string, string[]>();
   private readonly postingStarts: Int32Array;
   private readonly postingDocuments: Int32Array;
   private readonly postingWeights: Float32Array;
   private readonly idf: Float64Array;
   private readonly synonyms: SynonymMap;
   private readonly queryCache = new Map<string, readonly string[]>();
-  // Vocabulary by first character, for the typo fallback.
-  private readonly byInitial = new Map<string, string[]>();
+  // Vocabulary by first character, for the typo fallback; built on the first miss.
+  private byInitial: Map<string, string[]> | undefined;
   // Scratch buffers reused by every search (searches are synchronous).
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
@@ -68,11 +73,12 @@ export class RankedIndex {
     this.idf = data.idf;
     this.nameTerms = data.nameTerms;
     this.nameKeys = data.nameKeys;
-    this.sortedVocabulary = data.words.sort();
-    for (const term of this.sortedVocabulary) {
-      if (term.length < 3) continue;
-      const bucket = this.byInitial.get(term[0] as string);
-      if (bucket === undefined) this.byInitial.set(term[0] as string, [term]);
+    this.words = data.words;
+    for (const term of this.words) {
+      if (term.length <= prefixKey) continue;
+      const key = term.slice(0, prefixKey);
+      const bucket = this.prefixBuckets.get(key);
+      if (bucket === undefined) this.prefixBuckets.set(key, [term]);
       else bucket.push(term);
     }
     this.scores = new Float64Array(this.count);
@@ -161,14 +167,12 @@ export class RankedIndex {
     };
     put(stem, 1);
     for (const synonym of this.synonyms.get(stem) ?? []) put(synonym, synonymQuality);
-    if (stem.length >= 3) {
-      let index = lowerBound(this.sortedVocabulary, stem);
-      for (let found = 0; found < maxPrefixTerms && index < this.sortedVocabulary.length; index++) {
-        const term = this.sortedVocabulary[index] as string;
-        if (!term.startsWith(stem)) break;
-        if (term !== stem) {
+    if (stem.length >= prefixKey) {
+      let found = 0;
+      for (const term of this.prefixBuckets.get(stem.slice(0, prefixKey)) ?? []) {
+        if (term.length > stem.length && term.startsWith(stem)) {
           put(term, prefixQuality * Math.sqrt(stem.length / term.length));
-          found++;
+          if (++found === maxPrefixTerms) break;
         }
       }
       for (let length = minAbbreviation; length < stem.length; length++) {
@@ -178,7 +182,7 @@ export class RankedIndex {
     if (variants.size === 0 && stem.length >= 4) {
       // Typos rarely hit the first letter; keeping it cuts the scan to one bucket.
       const maxEdits = stem.length >= 8 ? 2 : 1;
-      for (const term of this.byInitial.get(stem[0] as string) ?? []) {
+      for (const term of this.initialBuckets().get(stem[0] as string) ?? []) {
         if (Math.abs(term.length - stem.length) > maxEdits) continue;
         const distance = boundedEditDistance(stem, term, maxEdits);
         if (distance <= maxEdits) put(term, typoQuality[distance] as number);
@@ -186,17 +190,19 @@ export class RankedIndex {
     }
     return variants;
   }
-}
 
-function lowerBound(sorted: readonly string[], value: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] as string) < value) low = middle + 1;
-    else high = middle;
+  private initialBuckets(): Map<string, string[]> {
+    if (this.byInitial === undefined) {
+      this.byInitial = new Map();
+      for (const term of this.words) {
+        if (term.length < 3) continue;
+        const bucket = this.byInitial.get(term[0] as string);
+        if (bucket === undefined) this.byInitial.set(term[0] as string, [term]);
+        else bucket.push(term);
+      }
+    }
+    return this.byInitial;
   }
-  return low;
 }
 
 // The best `limit` documents seen so far, best first: score descending, then shorter name, then
