@@ -21,6 +21,14 @@ import { type ExecutorLimits, resolveExecutorLimits } from "./executor-limits.ts
 import type { RunHooks } from "./internal/pooled-worker.ts";
 import { pythonRepr } from "./internal/python-repr.ts";
 import { SandboxPool } from "./sandbox-pool.ts";
+import { isEntryPointScript } from "./scripts/analyze-script.ts";
+import type { ExecuteParamsRequest } from "./scripts/execute-params.ts";
+import {
+  executeParamsOn,
+  type MaterializeOnExecuteOptions,
+  materializeOnExecute,
+} from "./scripts/script-execution.ts";
+import { ScriptStore } from "./scripts/script-store.ts";
 import type { ToolDispatcher } from "./tool-dispatcher.ts";
 
 /** A catalog record as search returns it (a `CommandRecord` of `@dcc/catalog`). */
@@ -46,6 +54,21 @@ export interface DccApiExecutorOptions {
   limits?: Partial<ExecutorLimits>;
   /** A shared worker pool; by default the executor starts its own and `close()` ends it. */
   pool?: SandboxPool;
+  /**
+   * Materialized scripts: a {@link ScriptStore} or its root directory, from host configuration
+   * (never from tool arguments). Enables {@link DccApiExecutor.executeParams} and makes `execute`
+   * store typed entry points instead of running them.
+   */
+  scripts?: ScriptStore | string;
+}
+
+/**
+ * Options for {@link DccApiExecutor.execute}: {@link ExecuteOptions} plus where a typed entry
+ * point is filed.
+ */
+export interface ExecuteCodeOptions extends ExecuteOptions {
+  /** Path segments, TTL and provenance of a typed entry point that `execute` materializes. */
+  materialize?: MaterializeOnExecuteOptions;
 }
 
 /** Options for {@link DccApiExecutor.search}. */
@@ -92,6 +115,8 @@ export class DccApiExecutor {
   readonly dispatcher: ToolDispatcher | undefined;
   /** The resolved limits. */
   readonly limits: Readonly<ExecutorLimits>;
+  /** The store of materialized scripts, if configured. */
+  readonly scripts: ScriptStore | undefined;
   #pool: SandboxPool;
   #ownsPool: boolean;
 
@@ -101,6 +126,10 @@ export class DccApiExecutor {
     this.catalog = options.catalog;
     this.dispatcher = options.dispatcher;
     this.limits = Object.freeze(resolveExecutorLimits(options.limits));
+    this.scripts =
+      typeof options.scripts === "string"
+        ? new ScriptStore({ root: options.scripts })
+        : options.scripts;
     if (options.pool !== undefined && options.pool.memoryBytes < this.limits.memoryBytes) {
       throw new DccMcpError({
         code: "INVALID_LIMITS",
@@ -145,9 +174,36 @@ export class DccApiExecutor {
    * errors, limits, timeouts and cancellation all come back as an {@link ExecuteFailure}.
    * Cancellation comes from `options.signal`, `options.cancelToken`, or the ambient token of the
    * caller's `withCancelToken` context; host commands run inside the caller's cancel context.
+   *
+   * With a scripts store, a typed entry point (a top-level `function main(...)`, no top-level
+   * `return`, no call of `main`) is materialized instead of run: the result gives its `filePath`
+   * and `parametersSchema` for {@link DccApiExecutor.executeParams}.
    */
-  execute(code: string, options: ExecuteOptions = {}): Promise<ExecuteResult> {
-    return this.run(code, options);
+  execute(code: string, options: ExecuteCodeOptions = {}): Promise<ExecuteResult> {
+    const { materialize, ...runOptions } = options;
+    if (
+      this.scripts !== undefined &&
+      typeof code === "string" &&
+      code.length <= this.limits.maxCodeChars &&
+      isEntryPointScript(code)
+    ) {
+      return materializeOnExecute(this, this.scripts, code, materialize);
+    }
+    return this.run(code, runOptions);
+  }
+
+  /**
+   * Calls `main` of a materialized script with named `params`: the path is confined to the
+   * scripts root, `sha256` checked when given, the schema re-derived from the file and `params`
+   * validated (every failing field listed), then the body and `main` run in the same sandbox,
+   * dispatcher and timeout as `execute`. `context.materialized_script` describes the file.
+   * Never throws: problems come back as an `INVALID_INPUT` failure.
+   */
+  executeParams(
+    request: ExecuteParamsRequest,
+    options: ExecuteOptions = {},
+  ): Promise<ExecuteResult> {
+    return executeParamsOn(this, this.scripts, request, options);
   }
 
   /**
