@@ -102,7 +102,7 @@ describe("executeScriptParams through the real sandbox", () => {
       "function main(text: string, nested: { list: string[] }) { return [text, nested.list]; }",
       { dccType: "maya" },
     );
-    const hostile = '"); throw new Error("injected"); ("\u2028`${1}`</script>';
+    const hostile = `"); throw new Error("injected"); ("\u2028\`\${1}\`</script>`;
     const result = await executeScriptParams(
       store,
       {
