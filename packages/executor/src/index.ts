@@ -10,6 +10,7 @@ export { CommandError } from "./command-error.ts";
 export { commandErrorCodes } from "./command-error-code.ts";
 export type {
   DccApiExecutorOptions,
+  ExecuteCodeOptions,
   RunScriptOptions,
   SearchableCatalog,
   SearchOptions,
@@ -33,6 +34,61 @@ export type { ExecutorLimits } from "./executor-limits.ts";
 export { defaultExecutorLimits, maxStackBytes, resolveExecutorLimits } from "./executor-limits.ts";
 export type { SandboxJob, SandboxPoolOptions, SandboxRunResult } from "./sandbox-pool.ts";
 export { SandboxPool } from "./sandbox-pool.ts";
+export type {
+  ParametersSchema,
+  ScriptAnalysis,
+  ScriptParameter,
+} from "./scripts/analyze-script.ts";
+export {
+  analyzeScript,
+  deriveParametersSchema,
+  isEntryPointScript,
+} from "./scripts/analyze-script.ts";
+export type {
+  ExecuteParamsRequest,
+  MaterializedScriptContext,
+  PreparedScriptCall,
+  ScriptRunner,
+} from "./scripts/execute-params.ts";
+export { executeScriptParams, prepareScriptCall } from "./scripts/execute-params.ts";
+export type {
+  InvalidParametersErrorOptions,
+  ParameterIssue,
+} from "./scripts/invalid-parameters-error.ts";
+export { InvalidParametersError } from "./scripts/invalid-parameters-error.ts";
+export type { MaterializeScriptOptions } from "./scripts/materialize-script.ts";
+export { materializeScript } from "./scripts/materialize-script.ts";
+export type { MaterializedScript, ScriptFileRef } from "./scripts/materialized-script.ts";
+export type { NoMainFunctionErrorOptions } from "./scripts/no-main-function-error.ts";
+export { NoMainFunctionError } from "./scripts/no-main-function-error.ts";
+export { ScriptErrorCode } from "./scripts/script-error-code.ts";
+export type { MaterializeOnExecuteOptions } from "./scripts/script-execution.ts";
+export type { ScriptExpiredErrorOptions } from "./scripts/script-expired-error.ts";
+export { ScriptExpiredError } from "./scripts/script-expired-error.ts";
+export type { ScriptHashMismatchErrorOptions } from "./scripts/script-hash-mismatch-error.ts";
+export { ScriptHashMismatchError } from "./scripts/script-hash-mismatch-error.ts";
+export type { ScriptMetadataErrorOptions } from "./scripts/script-metadata-error.ts";
+export { ScriptMetadataError } from "./scripts/script-metadata-error.ts";
+export type { ScriptNotFoundErrorOptions } from "./scripts/script-not-found-error.ts";
+export { ScriptNotFoundError } from "./scripts/script-not-found-error.ts";
+export type { ScriptOptionsErrorOptions } from "./scripts/script-options-error.ts";
+export { ScriptOptionsError } from "./scripts/script-options-error.ts";
+export type { ScriptPathOutsideRootErrorOptions } from "./scripts/script-path-outside-root-error.ts";
+export { ScriptPathOutsideRootError } from "./scripts/script-path-outside-root-error.ts";
+export type { ScriptSchemaConflictErrorOptions } from "./scripts/script-schema-conflict-error.ts";
+export { ScriptSchemaConflictError } from "./scripts/script-schema-conflict-error.ts";
+export type {
+  CleanupResult,
+  MaterializeOptions,
+  ResolvedScript,
+  ResolveOptions,
+  ScriptStoreOptions,
+} from "./scripts/script-store.ts";
+export { createScriptStore, ScriptStore } from "./scripts/script-store.ts";
+export type { ScriptSyntaxErrorOptions } from "./scripts/script-syntax-error.ts";
+export { ScriptSyntaxError } from "./scripts/script-syntax-error.ts";
+export type { UnsupportedParameterTypeErrorOptions } from "./scripts/unsupported-parameter-type-error.ts";
+export { UnsupportedParameterTypeError } from "./scripts/unsupported-parameter-type-error.ts";
 export type { DispatchOptions } from "./tool-dispatcher.ts";
 export { ToolDispatcher } from "./tool-dispatcher.ts";
 export { ToolRegistry } from "./tool-registry.ts";
