@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type CliProcess,
+  connectHttp,
+  execute,
+  spawnCli,
+  startupUrl,
+  stopCli,
+} from "./__fixtures__/mcp-helpers.ts";
+import { seedScript } from "./__fixtures__/scripts.ts";
+
+const started: CliProcess[] = [];
+const folders: string[] = [];
+afterEach(async () => {
+  for (const cli of started.splice(0)) await stopCli(cli, "SIGKILL").catch(() => {});
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+function tempDir(): string {
+  const folder = mkdtempSync(join(tmpdir(), "dcc-cli-"));
+  folders.push(folder);
+  return folder;
+}
+
+describe("CLI over HTTP", { timeout: 60_000 }, () => {
+  it("prints the URL, serves MCP and shuts down cleanly on SIGTERM", async () => {
+    const dataDir = tempDir();
+    const cli = spawnCli(["--port", "0", "--data-dir", dataDir]);
+    started.push(cli);
+    const url = await startupUrl(cli);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(cli.stderr()).toContain(`scene files in ${dataDir}`);
+    const client = await connectHttp(url);
+    expect(await execute(client, seedScript)).toMatchObject({
+      success: true,
+      output: { created: 5 },
+    });
+    await client.close();
+    expect(await stopCli(cli, "SIGTERM")).toBe(0);
+    expect(cli.stderr()).toContain("SIGTERM, shutting down");
+  });
+
+  it("takes the port and host from the environment and shuts down on SIGINT (Ctrl-C) while a script runs", async () => {
+    const port = await freePort();
+    const cli = spawnCli([], { DCC_MCP_PORT: String(port), DCC_MCP_HOST: "127.0.0.1" });
+    started.push(cli);
+    const url = await startupUrl(cli);
+    expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
+    const client = await connectHttp(url);
+    // The client may keep retrying a request whose server went away, so it is not awaited.
+    void execute(client, 'while (true) dispatch("ls", {});').catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await stopCli(cli, "SIGINT")).toBe(0);
+    expect(cli.stderr()).toContain("SIGINT, shutting down");
+    await client.close().catch(() => {});
+  });
+
+  it("exits with a usage error for unknown flags, and refuses a remote bind without a token", async () => {
+    const bad = spawnCli(["--bogus"]);
+    started.push(bad);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toMatch(/Unknown option '--bogus'[\s\S]*Usage: dcc-reference-server/);
+    const remote = spawnCli(["--port", "0", "--host", "0.0.0.0"]);
+    started.push(remote);
+    expect(await remote.exited).toBe(1);
+    expect(remote.stderr()).toMatch(/could not start: .*auth\.token/);
+  });
+});

@@ -1,0 +1,188 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
+import { connectHttp, execute, search, until } from "./__fixtures__/mcp-helpers.ts";
+import { carScript, seedScript } from "./__fixtures__/scripts.ts";
+
+let server: ReferenceServer;
+let client: Client;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "dcc-e2e-http-"));
+  server = await createReferenceServer({ port: 0, dataDir });
+  client = await connectHttp(server.url as string);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function freshScene(): Promise<void> {
+  const reset = await execute(client, 'dispatch("file", { new: true, force: true }); return null;');
+  expect(reset.success).toBe(true);
+}
+
+describe("reference server over Streamable HTTP", () => {
+  it("lists exactly dcc_search and dcc_execute, and states the dispatch convention", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
+    const executeTool = tools.find((tool) => tool.name === "dcc_execute");
+    expect(executeTool?.description).toMatch(
+      /positional arguments .* go in args in Maya's order; a plain array means \{ args \}/,
+    );
+    expect(client.getServerVersion()?.name).toBe("dcc-reference-server");
+  });
+
+  it("finds polySphere with dcc_search", async () => {
+    const result = await search(client, "create polygon sphere", 5);
+    expect(result.results.map((record) => record.name)).toContain("polySphere");
+  });
+
+  it("runs the seed's agent example verbatim, then lists the five spheres", async () => {
+    await freshScene();
+    const created = await execute(client, seedScript);
+    expect(created).toMatchObject({
+      success: true,
+      output: { created: 5 },
+      message: "Script executed successfully on maya.",
+    });
+    const listed = await execute(client, 'return dispatch("ls", { type: "transform" });');
+    expect(listed.output).toEqual(["pSphere1", "pSphere2", "pSphere3", "pSphere4", "pSphere5"]);
+    const positions = await execute(
+      client,
+      'return dispatch("ls", { type: "transform" }).map((name) => dispatch("getAttr", [name + ".translateX"]));',
+    );
+    expect(positions.output).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("builds a 20-step scene and saves it in the data folder", async () => {
+    const result = await execute(client, carScript);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        car: "car",
+        wheels: ["wheel1", "wheel2"],
+        wheelAt25: [7.1, 0.4, -1.5],
+        saved: "car.json",
+      },
+    });
+    expect((result["stats"] as { dispatchCalls: number }).dispatchCalls).toBe(20);
+    expect(existsSync(join(dataDir, "car.json"))).toBe(true);
+    expect(readFileSync(join(dataDir, "car.json"), "utf8")).toContain('"name": "wheel2"');
+    const check = await execute(
+      client,
+      `dispatch("file", { new: true, force: true });
+       dispatch("file", { args: ["car.json"], open: true });
+       return {
+         long: dispatch("ls", { args: ["wheel*"], long: true, transforms: true }),
+         material: dispatch("sets", { args: ["redSG"], query: true }),
+         keys: dispatch("keyframe", { args: ["car"], query: true, keyframeCount: true }),
+       };`,
+    );
+    expect(check.output).toEqual({
+      long: ["|car|wheel1", "|car|wheel2"],
+      material: ["bodyShape"],
+      keys: 2,
+    });
+  });
+
+  it("reports command errors with Maya's message and a code the script can catch", async () => {
+    await freshScene();
+    const uncaught = await execute(
+      client,
+      'dispatch("move", [1, 0, 0, "ghost"]); return "unreachable";',
+    );
+    expect(uncaught).toMatchObject({
+      success: false,
+      errorCode: "SCRIPT_ERROR",
+      message: "Script failed on maya.",
+    });
+    expect(uncaught["error"]).toMatch(/No object matches name: ghost/);
+    const caught = await execute(
+      client,
+      `const codes = [];
+       for (const [name, args] of [["getAttr", ["nope.tx"]], ["polySphere", { bogus: 1 }], ["polyBevel", {}], ["notACommand", {}]]) {
+         try { dispatch(name, args); } catch (error) { codes.push([error.code, error.command]); }
+       }
+       return codes;`,
+    );
+    expect(caught.output).toEqual([
+      ["NO_OBJECT", "getAttr"],
+      ["INVALID_FLAG", "polySphere"],
+      ["NOT_IMPLEMENTED", "polyBevel"],
+      ["UNKNOWN_COMMAND", "notACommand"],
+    ]);
+  });
+
+  it("leaves the scene unchanged by a failed command", async () => {
+    await freshScene();
+    const result = await execute(
+      client,
+      `dispatch("polyCube");
+       try { dispatch("setAttr", ["pCube1.translate", 1, 2]); } catch {}
+       return dispatch("getAttr", ["pCube1.translate"]);`,
+    );
+    expect(result.output).toEqual([[0, 0, 0]]);
+  });
+
+  it("stops a running script when the client cancels the request, and no further command runs", async () => {
+    await freshScene();
+    const controller = new AbortController();
+    const running = execute(
+      client,
+      'while (true) dispatch("createNode", ["transform"]);',
+      {},
+      { signal: controller.signal },
+    );
+    const count = async (): Promise<number> =>
+      (await execute(client, 'return dispatch("ls", { type: "transform" }).length;'))
+        .output as number;
+    // Host commands run one at a time, so this count is taken between two of the script's dispatches.
+    await until(async () => (await count()) > 10);
+    controller.abort("test cancels");
+    await expect(running).rejects.toThrow();
+    const after = await count();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await count()).toBe(after);
+    const next = await execute(client, 'return dispatch("objExists", ["transform1"]);');
+    expect(next).toMatchObject({ success: true, output: true });
+  });
+
+  it("ends a script that outlives timeout_secs", async () => {
+    const result = await execute(client, 'while (true) dispatch("ls", {});', { timeout_secs: 1 });
+    expect(result).toMatchObject({
+      success: false,
+      errorCode: "TIMEOUT",
+      message: "Script timed out on maya.",
+    });
+  });
+});
+
+describe("reference server with a token", () => {
+  it("rejects clients without the bearer token", async () => {
+    const token = "reference-test-token-123456";
+    const guarded = await createReferenceServer({ port: 0, token });
+    try {
+      await expect(connectHttp(guarded.url as string)).rejects.toThrow();
+      const authorised = await connectHttp(guarded.url as string, {
+        Authorization: `Bearer ${token}`,
+      });
+      expect((await authorised.listTools()).tools).toHaveLength(2);
+      await authorised.close();
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it("refuses a short token", async () => {
+    await expect(createReferenceServer({ port: 0, token: "short" })).rejects.toThrow(
+      /at least 16 characters/,
+    );
+  });
+});
