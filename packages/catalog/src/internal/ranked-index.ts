@@ -33,6 +33,10 @@ const lightVerbs: ReadonlySet<string> = new Set([
 const lightVerbWeight = 0.7;
 // A command whose whole name the query covers (polySphere for "poly sphere") scores up to 2x.
 const nameCoverageBonus = 1;
+// A query that names the command outright ("polySphere", "poly sphere") multiplies its score.
+const namedBonus = 1.5;
+const matchedBit = 1;
+const namedBit = 2;
 
 /**
  * The precomputed index behind the `"ranked"` ranker: an inverted index from stems to weighted
@@ -41,7 +45,8 @@ const nameCoverageBonus = 1;
 export class RankedIndex {
   private readonly count: number;
   private readonly names: readonly string[];
-  private readonly nameKeys: readonly string[];
+  private readonly nameKeyIds: Int32Array;
+  private readonly termFlags: Uint8Array;
   private readonly nameTerms: readonly Int32Array[];
   private readonly termIds: Map<string, number>;
   // Word terms (not joined name runs), for prefix and typo matching.
@@ -72,7 +77,8 @@ export class RankedIndex {
     this.postingWeights = data.postingWeights;
     this.idf = data.idf;
     this.nameTerms = data.nameTerms;
-    this.nameKeys = data.nameKeys;
+    this.nameKeyIds = Int32Array.from(data.nameKeys, (key) => data.termIds.get(key) ?? -1);
+    this.termFlags = new Uint8Array(data.vocabulary.length);
     this.words = data.words;
     for (const term of this.words) {
       if (term.length <= prefixKey) continue;
@@ -94,23 +100,31 @@ export class RankedIndex {
     if (stems.length === 0 || this.count === 0) return [];
     const { scores, matchedTerms } = this;
     const touched: number[] = [];
-    const termQuality = new Map<number, number>();
+    // Per term flags for this query: 1 = matched by a query word, 2 = a query word or joined
+    // run equals it (so a name equal to it is named outright). Cleared before returning.
+    const { termFlags } = this;
+    const flagged: number[] = [];
+    const flag = (id: number, bit: number): void => {
+      if (termFlags[id] === 0) flagged.push(id);
+      termFlags[id] = (termFlags[id] as number) | bit;
+    };
     for (const stem of stems) {
       const variants = this.expand(stem);
-      if (lightVerbs.has(stem))
+      if (lightVerbs.has(stem)) {
         for (const [id, quality] of variants) variants.set(id, quality * lightVerbWeight);
-      for (const [id, quality] of variants) {
-        const previous = termQuality.get(id);
-        if (previous === undefined || previous < quality) termQuality.set(id, quality);
       }
+      for (const id of variants.keys()) flag(id, matchedBit);
       this.accumulate(variants, touched, true);
     }
-    // A joined pair or triple that is itself a term (a name run or a flag) adds its own score.
+    // A joined pair or triple that is itself a term (a name run) adds its own score.
     for (const compound of compounds) {
       const id = this.termIds.get(compound);
       if (id !== undefined) this.accumulate(new Map([[id, compoundQuality]]), touched, false);
     }
-    const keys = new Set([...stems, ...compounds]);
+    for (const key of [...stems, ...compounds]) {
+      const id = this.termIds.get(key);
+      if (id !== undefined) flag(id, namedBit);
+    }
     const top = new TopK(limit, this.names);
     for (const document of touched) {
       const coverage = (matchedTerms[document] as number) / stems.length;
@@ -118,14 +132,16 @@ export class RankedIndex {
       const parts = this.nameTerms[document] as Int32Array;
       if (parts.length > 0) {
         let covered = 0;
-        for (const id of parts) if (termQuality.has(id)) covered++;
+        for (const id of parts) if ((termFlags[id] as number) & matchedBit) covered++;
         score *= 1 + (nameCoverageBonus * covered) / parts.length;
       }
-      if (keys.has(this.nameKeys[document] as string)) score *= 1.5;
+      const key = this.nameKeyIds[document] as number;
+      if (key >= 0 && (termFlags[key] as number) & namedBit) score *= namedBonus;
       scores[document] = 0;
       matchedTerms[document] = 0;
       if (score > 0) top.offer(document, score);
     }
+    for (const id of flagged) termFlags[id] = 0;
     return top.documents();
   }
 
