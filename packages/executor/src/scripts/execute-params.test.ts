@@ -185,6 +185,9 @@ describe("prepareScriptCall", () => {
     await expect(
       prepareScriptCall(store, { filePath: script.filePath, params: { n: 1n } }),
     ).rejects.toThrow("JSON-serialisable");
+    await expect(
+      prepareScriptCall(store, { filePath: script.filePath, sha256: 42 as unknown as string }),
+    ).rejects.toThrow("sha256 must be a hex string");
     await expect(prepareScriptCall(store, { filePath: script.filePath })).resolves.toMatchObject({
       params: {},
     });

@@ -6,6 +6,7 @@ import { issuesOf, validatorFor } from "./internal/validator.ts";
 import { InvalidParametersError } from "./invalid-parameters-error.ts";
 import type { ScriptFileRef } from "./materialized-script.ts";
 import { NoMainFunctionError } from "./no-main-function-error.ts";
+import { ScriptOptionsError } from "./script-options-error.ts";
 import type { ResolvedScript, ScriptStore } from "./script-store.ts";
 
 /** A call of a materialized script's `main` with named parameters. */
@@ -80,6 +81,9 @@ export async function prepareScriptCall(
   store: ScriptStore,
   request: ExecuteParamsRequest,
 ): Promise<PreparedScriptCall> {
+  if (request.sha256 !== undefined && typeof request.sha256 !== "string") {
+    throw new ScriptOptionsError({ option: "sha256", detail: "must be a hex string" });
+  }
   const script = await store.resolve(
     request.filePath,
     request.sha256 === undefined ? {} : { sha256: request.sha256 },
