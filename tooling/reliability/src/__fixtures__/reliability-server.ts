@@ -1,0 +1,122 @@
+// The real stack for the reliability suites: the reference server (simulated Maya adapter plus the
+// fault commands) over Streamable HTTP on loopback, and real SDK clients connected to it.
+
+import type { ExecutorLimits } from "@dcc/executor";
+import {
+  createMayaAdapter,
+  createReferenceServer,
+  type MayaAdapter,
+  type ReferenceServer,
+} from "@dcc/reference-server";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type FaultState, faultCommands, newFaultState, releaseHangs } from "./fault-commands.ts";
+
+/** A tool result as the client sees it. */
+export interface ToolResult {
+  content?: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A running server with its clients. */
+export interface ReliabilityServer {
+  url: string;
+  server: ReferenceServer;
+  maya: MayaAdapter;
+  faults: FaultState;
+  /** A new connected client; closed by {@link ReliabilityServer.close}. */
+  connect(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+/** Starts the reference server with the fault commands on a free loopback port. */
+export async function startReliabilityServer(
+  options: { limits?: Partial<ExecutorLimits> } = {},
+): Promise<ReliabilityServer> {
+  const maya = createMayaAdapter();
+  const faults = newFaultState();
+  const server = await createReferenceServer({
+    port: 0,
+    adapter: {
+      dccName: maya.dccName,
+      commands: () => [...maya.commands(), ...faultCommands(faults)],
+      catalog: () => maya.catalog(),
+    },
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+  const clients: Client[] = [];
+  return {
+    url: server.url as string,
+    server,
+    maya,
+    faults,
+    async connect() {
+      const client = new Client({ name: "reliability", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      releaseHangs(faults);
+      await Promise.all(clients.map((client) => client.close().catch(() => {})));
+      await server.close();
+    },
+  };
+}
+
+/** Calls a tool with a request timeout as the bound, and times it. */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs = 30_000,
+): Promise<{ result: ToolResult; ms: number }> {
+  const started = performance.now();
+  const result = (await client.callTool({ name, arguments: args }, undefined, {
+    timeout: timeoutMs,
+  })) as ToolResult;
+  return { result, ms: performance.now() - started };
+}
+
+/** The text the client received, whole (content text plus structured content). */
+export function resultText(result: ToolResult): string {
+  return `${(result.content ?? []).map((item) => item.text ?? "").join("\n")}\n${JSON.stringify(result.structuredContent ?? null)}`;
+}
+
+/** Runs `return 1 + 1` and `dcc_search`; throws unless both answer correctly. */
+export async function assertServing(client: Client): Promise<void> {
+  const search = await callTool(
+    client,
+    "dcc_search",
+    { query: "create a sphere", limit: 3 },
+    10_000,
+  );
+  const found = search.result.structuredContent;
+  if (
+    found?.["success"] !== true ||
+    !Array.isArray(found["results"]) ||
+    found["results"].length === 0
+  ) {
+    throw new Error(`dcc_search did not answer: ${resultText(search.result)}`);
+  }
+  const run = await callTool(
+    client,
+    "dcc_execute",
+    { code: "return 1 + 1", timeout_secs: 5 },
+    10_000,
+  );
+  if (run.result.structuredContent?.["output"] !== 2) {
+    throw new Error(`a trivial dcc_execute did not answer: ${resultText(run.result)}`);
+  }
+}
+
+/** Polls `predicate` every 2 ms until it is true or `ms` passes. */
+export async function waitUntil(predicate: () => boolean, ms = 5000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return true;
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  assertServing,
+  callTool,
+  type ReliabilityServer,
+  resultText,
+  startReliabilityServer,
+} from "./__fixtures__/reliability-server.ts";
+import { hostileScripts, secretName } from "./hostile-scripts.ts";
+
+const secret = `sk-reliability-${randomUUID()}`;
+const prototypeNames = (): string[][] =>
+  [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) =>
+    Object.getOwnPropertyNames(proto).sort(),
+  );
+
+let harness: ReliabilityServer;
+let client: Client;
+let before: string[][];
+const seen: string[] = [];
+
+beforeAll(async () => {
+  // The secret is in the server's environment before the server (and its workers) start.
+  process.env[secretName] = secret;
+  before = prototypeNames();
+  harness = await startReliabilityServer();
+  client = await harness.connect();
+  await assertServing(client);
+});
+
+afterAll(async () => {
+  await harness?.close();
+  delete process.env[secretName];
+});
+
+describe("the hostile-script battery", () => {
+  it("has at least 40 scripts with distinct names", () => {
+    expect(hostileScripts.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(hostileScripts.map((script) => script.name)).size).toBe(hostileScripts.length);
+  });
+
+  it.each(hostileScripts)("$group: $name", async ({ args, expect: expectation }) => {
+    const limitSecs =
+      typeof args["timeout_secs"] === "number" && Number.isInteger(args["timeout_secs"])
+        ? Math.min(300, Math.max(1, args["timeout_secs"]))
+        : 30;
+    const { result, ms } = await callTool(client, "dcc_execute", args, (limitSecs + 15) * 1000);
+    const text = resultText(result);
+    seen.push(text);
+
+    // Ends within its limit + 2 s, with a clear answer.
+    expect(ms, text.slice(0, 400)).toBeLessThanOrEqual((limitSecs + 2) * 1000);
+    const structured = result.structuredContent;
+    switch (expectation.kind) {
+      case "ok": {
+        expect(structured?.["success"], text.slice(0, 600)).toBe(true);
+        expect(result.isError).toBeFalsy();
+        if ("output" in expectation) expect(structured?.["output"]).toEqual(expectation.output);
+        expectation.check?.(structured?.["output"], (structured?.["logs"] as unknown[]) ?? []);
+        break;
+      }
+      case "error": {
+        expect(structured?.["success"], text.slice(0, 600)).toBe(false);
+        expect(result.isError).toBe(true);
+        const codes =
+          typeof expectation.errorCode === "string"
+            ? [expectation.errorCode]
+            : expectation.errorCode;
+        expect(codes, text.slice(0, 600)).toContain(structured?.["errorCode"]);
+        expect(typeof structured?.["message"]).toBe("string");
+        expect(typeof structured?.["error"]).toBe("string");
+        if (expectation.error !== undefined)
+          expect(structured?.["error"]).toMatch(expectation.error);
+        break;
+      }
+      case "refused": {
+        expect(result.isError).toBe(true);
+        expect(text).toMatch(expectation.text);
+        break;
+      }
+    }
+
+    // Nothing leaked into the host, and the server still serves.
+    expect(text).not.toContain(secret);
+    expect(prototypeNames()).toEqual(before);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    await assertServing(client);
+  });
+
+  it("never showed the server's secret in any output", () => {
+    expect(seen.length).toBe(hostileScripts.length);
+    for (const text of seen) expect(text).not.toContain(secret);
+  });
+});
