@@ -98,6 +98,8 @@ export function deriveParametersSchema(code: string): ParametersSchema {
  * throws; parameter types are not checked here.
  */
 export function isEntryPointScript(code: string): boolean {
+  // Most scripts never mention main: skip the parse on the hot path of execute.
+  if (typeof code !== "string" || !code.includes("main")) return false;
   try {
     const body = parseScript(code);
     const facts = topLevelFacts(body);
