@@ -1,14 +1,16 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliUsageError, parseCliArguments } from "./parse-cli-arguments.ts";
 
 describe("parseCliArguments", () => {
-  it("defaults to HTTP on 127.0.0.1:8765 with scenes under the working directory", () => {
+  it("defaults to HTTP on 127.0.0.1:8765 with scenes under the home folder", () => {
     expect(parseCliArguments([], {}, "/work")).toEqual({
       transport: "http",
       port: 8765,
       host: "127.0.0.1",
       token: undefined,
-      dataDir: "/work/dcc-scenes",
+      dataDir: join(homedir(), ".dcc-reference-server", "scenes"),
       help: false,
     });
   });

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 /** What the command line asked for. */
@@ -22,7 +23,8 @@ Options:
   --stdio           Serve MCP over stdin/stdout instead of HTTP
   --token <secret>  Require "Authorization: Bearer <secret>" over HTTP, 16+ characters
                     (env DCC_MCP_TOKEN; needed to bind a non-loopback address)
-  --data-dir <dir>  Folder for scene files (env DCC_MCP_DATA_DIR; default ./dcc-scenes)
+  --data-dir <dir>  Folder for scene files (env DCC_MCP_DATA_DIR;
+                    default ~/.dcc-reference-server/scenes)
   -h, --help        Show this help
 `;
 
@@ -64,8 +66,11 @@ export function parseCliArguments(
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new CliUsageError(`Invalid port: ${portText} (expected 0-65535)`);
   }
+  // Not the working directory: clients such as Claude Desktop may start the server in "/".
   const dataDir =
-    (values["data-dir"] as string | undefined) ?? env["DCC_MCP_DATA_DIR"] ?? "dcc-scenes";
+    (values["data-dir"] as string | undefined) ??
+    env["DCC_MCP_DATA_DIR"] ??
+    join(homedir(), ".dcc-reference-server", "scenes");
   return {
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
