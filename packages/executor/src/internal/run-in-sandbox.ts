@@ -102,7 +102,10 @@ export function runInSandbox(
     runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.stackBytes);
+    // Armed once the bootstrap ran: interrupting the bootstrap would look like a broken sandbox.
+    let armed = false;
     runtime.setInterruptHandler(() => {
+      if (!armed) return false;
       if (stop !== null) return true;
       const reason = host.checkStop();
       if (reason === null) return false;
@@ -187,6 +190,7 @@ export function runInSandbox(
       throw new Error("The sandbox bootstrap failed to run");
     }
     const serialize = own(made.value);
+    armed = true;
 
     outcome = evaluate(ctx, runtime);
 
