@@ -1,0 +1,259 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { releaseHangs } from "./__fixtures__/fault-commands.ts";
+import {
+  assertServing,
+  callTool,
+  type ReliabilityServer,
+  resultText,
+  startReliabilityServer,
+  type ToolResult,
+  waitUntil,
+} from "./__fixtures__/reliability-server.ts";
+import { busiestWorker, trackWorkers, type WorkerTracker } from "./__fixtures__/worker-tracker.ts";
+
+let tracker: WorkerTracker;
+let harness: ReliabilityServer;
+let client: Client;
+
+beforeAll(async () => {
+  tracker = trackWorkers();
+  harness = await startReliabilityServer();
+  client = await harness.connect();
+  await assertServing(client);
+});
+
+afterAll(async () => {
+  await harness?.close();
+  tracker?.restore();
+});
+
+afterEach(async () => {
+  // Every fault leaves a server that still answers, including a script that dispatches.
+  await assertServing(client);
+  const { result } = await callTool(
+    client,
+    "dcc_execute",
+    { code: "return dispatch('objExists', { args: ['nothing'] });", timeout_secs: 5 },
+    15_000,
+  );
+  expect(result.structuredContent?.["output"], resultText(result)).toBe(false);
+});
+
+const run = (code: string, timeoutSecs = 3): Promise<{ result: ToolResult; ms: number }> =>
+  callTool(client, "dcc_execute", { code, timeout_secs: timeoutSecs }, (timeoutSecs + 15) * 1000);
+
+const structured = (result: ToolResult): Record<string, unknown> => result.structuredContent ?? {};
+
+describe("host commands that fail", () => {
+  it("a command that throws an Error with a code reaches the script as a catchable error", async () => {
+    const { result } = await run(
+      "try { dispatch('faultThrow', {}); } catch (error) { return { name: error.name, command: error.command, code: error.code, message: error.message }; }",
+    );
+    expect(structured(result)["output"]).toEqual({
+      name: "CommandError",
+      command: "faultThrow",
+      code: "FAULT_BOOM",
+      message: "faultThrow failed on purpose",
+    });
+  });
+
+  it("an uncaught command error fails the script and names the command", async () => {
+    const { result } = await run("dispatch('faultThrow', {}); return 'unreachable';");
+    expect(result.isError).toBe(true);
+    expect(structured(result)).toMatchObject({ success: false, errorCode: "SCRIPT_ERROR" });
+    expect(structured(result)["error"]).toMatch(/faultThrow failed on purpose/);
+  });
+
+  it("a thrown non-Error value and a rejected promise become COMMAND_FAILED", async () => {
+    const { result } = await run(
+      "const codes = []; for (const name of ['faultThrowValue', 'faultReject']) { try { dispatch(name, {}); } catch (error) { codes.push([error.code, error.message]); } } return codes;",
+    );
+    const codes = structured(result)["output"] as Array<[string, string]>;
+    expect(codes.map(([code]) => code)).toEqual(["COMMAND_FAILED", "COMMAND_FAILED"]);
+    expect(codes[1]?.[1]).toMatch(/faultReject rejected on purpose/);
+  });
+});
+
+describe("host commands that return values JSON cannot carry", () => {
+  it("a BigInt becomes its decimal string", async () => {
+    const { result } = await run("return dispatch('faultBigInt', {});");
+    expect(structured(result)["output"]).toBe("12345678901234567890");
+  });
+
+  it("a cyclic object is an INVALID_RESULT error naming the command", async () => {
+    const { result } = await run(
+      "try { dispatch('faultCyclic', {}); } catch (error) { return [error.code, error.command, error.message]; }",
+    );
+    const [code, command, message] = structured(result)["output"] as string[];
+    expect(code).toBe("INVALID_RESULT");
+    expect(command).toBe("faultCyclic");
+    expect(message).toMatch(/not JSON-representable/);
+  });
+
+  // Known bug in packages/executor/src/dcc-api-executor.ts (valueReply): JSON.stringify drops a
+  // top-level function or symbol from `{ ok: true, value }`, so the script silently receives
+  // undefined instead of the INVALID_RESULT error a cyclic result gets.
+  it.fails("a function or a symbol is an INVALID_RESULT error, not a silent undefined", async () => {
+    const { result } = await run(
+      "const seen = []; for (const name of ['faultFunction', 'faultSymbol']) { try { seen.push(['value', String(dispatch(name, {}))]); } catch (error) { seen.push([error.code, error.message]); } } return seen;",
+    );
+    const seen = structured(result)["output"] as Array<[string, string]>;
+    expect(seen.map(([code]) => code)).toEqual(["INVALID_RESULT", "INVALID_RESULT"]);
+  });
+
+  it("a function nested in a result is dropped as JSON drops it", async () => {
+    const { result } = await run("return dispatch('faultNestedFunction', {});");
+    expect(structured(result)["output"]).toEqual({ ok: 1 });
+  });
+
+  it("a 5 MB result reaches the script", async () => {
+    const { result } = await run("return dispatch('faultHuge', {}).length;");
+    expect(structured(result)["output"]).toBe(5 * 1024 * 1024);
+  });
+});
+
+describe("host commands that hang past the timeout", () => {
+  it("a command that honours its signal is aborted at the timeout; completion is unknown", async () => {
+    const before = harness.faults.abortedHangs;
+    const { result, ms } = await run(
+      "dispatch('faultHangAbortable', {}); return 'unreachable';",
+      2,
+    );
+    expect(ms).toBeLessThanOrEqual(4000);
+    expect(structured(result)).toMatchObject({ errorCode: "TIMEOUT", completion: "unknown" });
+    expect(await waitUntil(() => harness.faults.abortedHangs === before + 1, 2000)).toBe(true);
+  });
+
+  it("a command that ignores its signal still ends the script at the timeout", async () => {
+    const { result, ms } = await run("dispatch('faultHang', {}); return 'unreachable';", 2);
+    expect(ms).toBeLessThanOrEqual(4000);
+    expect(structured(result)).toMatchObject({ errorCode: "TIMEOUT", completion: "unknown" });
+    releaseHangs(harness.faults);
+  });
+
+  // Known bug (or missing bound) in packages/executor/src/tool-dispatcher.ts: calls run one at a
+  // time on a promise chain, and a handler that ignores its abort signal holds the chain forever,
+  // so after its script timed out every later dispatch on the server waits until its own timeout.
+  it.fails("after a command that ignores its signal, the next script can still dispatch", async () => {
+    try {
+      const hung = await run("dispatch('faultHang', {}); return 'unreachable';", 2);
+      expect(structured(hung.result)).toMatchObject({ errorCode: "TIMEOUT" });
+      const { result } = await run("return dispatch('objExists', { args: ['nothing'] });", 3);
+      expect(structured(result)["output"], resultText(result)).toBe(false);
+    } finally {
+      releaseHangs(harness.faults);
+    }
+  });
+});
+
+describe("a sandbox worker killed from outside", () => {
+  it("mid-loop: the call fails with a clear error and the pool is whole again", async () => {
+    const marks = harness.faults.marks;
+    const call = run("dispatch('faultMark', {}); for (;;) {}", 20);
+    expect(await waitUntil(() => harness.faults.marks > marks, 10_000)).toBe(true);
+    const workers = tracker.live();
+    const victim = await busiestWorker(workers);
+    expect(victim).toBeDefined();
+    await victim?.terminate();
+    const { result, ms } = await call;
+    expect(ms).toBeLessThan(20_000);
+    expect(structured(result)).toMatchObject({ success: false, errorCode: "INTERNAL" });
+    expect(structured(result)["error"]).toMatch(/worker/i);
+    // The killed thread is replaced: as many sandbox threads as before, none of them the victim.
+    const whole = await waitUntil(
+      () => tracker.live().length === workers.length && !tracker.live().includes(victim as never),
+      10_000,
+    );
+    expect(whole, `${tracker.live().length} live workers, ${workers.length} before`).toBe(true);
+  });
+
+  it("while the script waits in dispatch: the host command is aborted and completion is unknown", async () => {
+    const marks = harness.faults.marks;
+    const aborted = harness.faults.abortedSlow;
+    const call = run(
+      "dispatch('faultMark', {}); dispatch('faultSlow', { ms: 10000 }); return 1;",
+      20,
+    );
+    expect(await waitUntil(() => harness.faults.marks > marks, 10_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The worker blocked in Atomics.wait is idle to the event loop; kill every sandbox thread.
+    const workers = tracker.live();
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    const { result } = await call;
+    expect(structured(result)).toMatchObject({
+      success: false,
+      errorCode: "INTERNAL",
+      completion: "unknown",
+    });
+    expect(await waitUntil(() => harness.faults.abortedSlow === aborted + 1, 2000)).toBe(true);
+    expect(await waitUntil(() => tracker.live().length >= 1, 10_000)).toBe(true);
+    expect(tracker.live().some((worker) => workers.includes(worker))).toBe(false);
+  });
+});
+
+describe("a client that goes away mid-call", () => {
+  const spinUntilStopped = "for (;;) dispatch('faultCount', {});";
+
+  async function expectStopped(): Promise<void> {
+    // Once the call is cancelled the script makes no more dispatch calls: wait for a quiet
+    // 150 ms window (bounded), then check it stays quiet.
+    const deadline = Date.now() + 5000;
+    let quiet = false;
+    while (!quiet && Date.now() < deadline) {
+      const before = harness.faults.counted;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      quiet = harness.faults.counted === before;
+    }
+    expect(quiet).toBe(true);
+    const frozen = harness.faults.counted;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(harness.faults.counted).toBe(frozen);
+  }
+
+  it("closing the transport cancels the running script", async () => {
+    const leaving = await harness.connect();
+    const counted = harness.faults.counted;
+    const call = callTool(
+      leaving,
+      "dcc_execute",
+      { code: spinUntilStopped, timeout_secs: 60 },
+      70_000,
+    );
+    call.catch(() => {});
+    expect(await waitUntil(() => harness.faults.counted > counted + 10, 10_000)).toBe(true);
+    await leaving.close();
+    await expectStopped();
+  });
+
+  it("ending the session (HTTP DELETE) cancels the running script", async () => {
+    const leaving = await harness.connect();
+    const counted = harness.faults.counted;
+    const call = callTool(
+      leaving,
+      "dcc_execute",
+      { code: spinUntilStopped, timeout_secs: 60 },
+      70_000,
+    );
+    call.catch(() => {});
+    expect(await waitUntil(() => harness.faults.counted > counted + 10, 10_000)).toBe(true);
+    const transport = leaving.transport as { terminateSession?: () => Promise<void> };
+    await transport.terminateSession?.();
+    await expectStopped();
+    await leaving.close();
+  });
+
+  it("an aborted request (notifications/cancelled) stops the script", async () => {
+    const abort = new AbortController();
+    const counted = harness.faults.counted;
+    const call = client.callTool(
+      { name: "dcc_execute", arguments: { code: spinUntilStopped, timeout_secs: 60 } },
+      undefined,
+      { signal: abort.signal, timeout: 70_000 },
+    );
+    call.catch(() => {});
+    expect(await waitUntil(() => harness.faults.counted > counted + 10, 10_000)).toBe(true);
+    abort.abort();
+    await expectStopped();
+  });
+});
