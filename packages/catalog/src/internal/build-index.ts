@@ -1,7 +1,7 @@
 import type { CommandRecord } from "../command-record.ts";
 import { signatureParameters } from "./signature-parameters.ts";
 import { rawWords } from "./split-words.ts";
-import { fieldWeight, normalisedWeight, wordStems } from "./term-weights.ts";
+import { fieldWeight, normalisedWeight, partStems } from "./term-weights.ts";
 
 /** The arrays behind a {@link RankedIndex}. */
 export interface IndexData {
@@ -19,11 +19,15 @@ export interface IndexData {
   postingWeights: Float32Array;
   /** Per term, its inverse document frequency (BM25 form, always > 0). */
   idf: Float64Array;
-  /** Per document, the term ids of its name's distinct stems. */
-  nameTerms: Int32Array[];
+  /** Document -> start of its name's distinct stem ids in `nameTerms`; one extra entry ends the last. */
+  nameStarts: Int32Array;
+  /** The term ids of each name's distinct stems, grouped by document. */
+  nameTerms: Int32Array;
   /** Per document, its name's stems joined (polySphere -> polyspher). */
   nameKeys: string[];
 }
+
+const asciiName = /^[\x20-\x7e]*$/;
 
 // Which fields of a document hold a term, as a bit mask kept per posting.
 const inName = 1;
@@ -40,12 +44,12 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   const vocabulary: string[] = [];
   // Postings in arrival order (document-major); regrouped by term at the end.
   const postings = new GrowableTriples();
-  let lastDocument = new Int32Array(4096).fill(-1);
-  let lastPosting = new Int32Array(4096);
-  const words = new Map<string, readonly string[]>();
+  let lastDocument = new Int32Array(16384).fill(-1);
+  let lastPosting = new Int32Array(16384);
   const parameterTerms = new Map<string, number[]>();
+  const partCache = new Map<string, string>();
   // Per term id: 1 for a word, 0 for a joined name run only.
-  let isWord = new Int32Array(4096);
+  let isWord = new Int32Array(16384);
   const intern = (term: string): number => {
     let id = termIds.get(term);
     if (id === undefined) {
@@ -76,12 +80,15 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   const count = records.length;
   const nameLengths = new Float64Array(count);
   const parameterCounts = new Float64Array(count);
-  const nameTerms: Int32Array[] = [];
+  const nameStarts = new Int32Array(records.length + 1);
+  const nameTermList: number[] = [];
   const nameKeys: string[] = [];
   for (let document = 0; document < count; document++) {
     const record = records[document] as CommandRecord;
     const parts: string[] = [];
-    for (const word of rawWords(record.name)) parts.push(...wordStems(word, words));
+    // identifierParts already splits ASCII names at separators; other scripts go word by word.
+    if (asciiName.test(record.name)) parts.push(...partStems(record.name, partCache));
+    else for (const word of rawWords(record.name)) parts.push(...partStems(word, partCache));
     // Joined runs let "poly sphere", "polysphere" and "merge vertex" hit polySphere and
     // polyMergeVertex as one strong term.
     for (let start = 0; start < parts.length; start++) {
@@ -93,7 +100,8 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
       }
     }
     nameLengths[document] = Math.max(1, parts.length);
-    nameTerms.push(Int32Array.from(new Set(parts), intern));
+    for (const term of new Set(parts)) nameTermList.push(intern(term));
+    nameStarts[document + 1] = nameTermList.length;
     nameKeys.push(parts.join(""));
     if (typeof record.signature === "string") {
       const parameters = signatureParameters(record.signature, record.name);
@@ -101,7 +109,7 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
       for (const parameter of parameters) {
         let ids = parameterTerms.get(parameter);
         if (ids === undefined) {
-          ids = wordStems(parameter, words).map(internWord);
+          ids = partStems(parameter, partCache).map(internWord);
           parameterTerms.set(parameter, ids);
         }
         for (const id of ids) mark(id, document, inSignature);
@@ -109,7 +117,9 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     }
     if (typeof record.description === "string") {
       for (const word of rawWords(record.description)) {
-        for (const term of wordStems(word, words)) mark(internWord(term), document, inDescription);
+        for (const term of partStems(word, partCache)) {
+          mark(internWord(term), document, inDescription);
+        }
       }
     }
   }
@@ -160,16 +170,17 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     postingDocuments,
     postingWeights,
     idf,
-    nameTerms,
+    nameStarts,
+    nameTerms: Int32Array.from(nameTermList),
     nameKeys,
   };
 }
 
 // Parallel growable typed arrays of (term, document, field mask) postings.
 class GrowableTriples {
-  terms: Int32Array<ArrayBuffer> = new Int32Array(16384);
-  documents: Int32Array<ArrayBuffer> = new Int32Array(16384);
-  masks: Uint8Array<ArrayBuffer> = new Uint8Array(16384);
+  terms: Int32Array<ArrayBuffer> = new Int32Array(65536);
+  documents: Int32Array<ArrayBuffer> = new Int32Array(65536);
+  masks: Uint8Array<ArrayBuffer> = new Uint8Array(65536);
   length = 0;
 
   push(term: number, document: number, mask: number): number {

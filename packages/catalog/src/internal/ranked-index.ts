@@ -47,7 +47,8 @@ export class RankedIndex {
   private readonly names: readonly string[];
   private readonly nameKeyIds: Int32Array;
   private readonly termFlags: Uint8Array;
-  private readonly nameTerms: readonly Int32Array[];
+  private readonly nameStarts: Int32Array;
+  private readonly nameTerms: Int32Array;
   private readonly termIds: Map<string, number>;
   // Word terms (not joined name runs), for prefix and typo matching.
   private readonly words: string[];
@@ -76,6 +77,7 @@ export class RankedIndex {
     this.postingDocuments = data.postingDocuments;
     this.postingWeights = data.postingWeights;
     this.idf = data.idf;
+    this.nameStarts = data.nameStarts;
     this.nameTerms = data.nameTerms;
     this.nameKeyIds = Int32Array.from(data.nameKeys, (key) => data.termIds.get(key) ?? -1);
     this.termFlags = new Uint8Array(data.vocabulary.length);
@@ -102,7 +104,7 @@ export class RankedIndex {
     const touched: number[] = [];
     // Per term flags for this query: 1 = matched by a query word, 2 = a query word or joined
     // run equals it (so a name equal to it is named outright). Cleared before returning.
-    const { termFlags } = this;
+    const { termFlags, nameStarts, nameTerms } = this;
     const flagged: number[] = [];
     const flag = (id: number, bit: number): void => {
       if (termFlags[id] === 0) flagged.push(id);
@@ -129,11 +131,14 @@ export class RankedIndex {
     for (const document of touched) {
       const coverage = (matchedTerms[document] as number) / stems.length;
       let score = (scores[document] as number) * (0.5 + 0.5 * coverage);
-      const parts = this.nameTerms[document] as Int32Array;
-      if (parts.length > 0) {
+      const start = nameStarts[document] as number;
+      const end = nameStarts[document + 1] as number;
+      if (end > start) {
         let covered = 0;
-        for (const id of parts) if ((termFlags[id] as number) & matchedBit) covered++;
-        score *= 1 + (nameCoverageBonus * covered) / parts.length;
+        for (let index = start; index < end; index++) {
+          if ((termFlags[nameTerms[index] as number] as number) & matchedBit) covered++;
+        }
+        score *= 1 + (nameCoverageBonus * covered) / (end - start);
       }
       const key = this.nameKeyIds[document] as number;
       if (key >= 0 && (termFlags[key] as number) & namedBit) score *= namedBonus;

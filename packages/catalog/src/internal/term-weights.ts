@@ -21,19 +21,25 @@ const digits = /^\p{N}+$/u;
 export function wordStems(word: string, cache: Map<string, readonly string[]>): readonly string[] {
   let stems = cache.get(word);
   if (stems === undefined) {
-    const parts = identifierParts(word);
-    const result: string[] = [];
-    for (const part of parts) {
-      // Parts are memoised too (as one-element lists): flags share most of their parts.
-      let stemmed = cache.get(part);
-      if (stemmed === undefined || stemmed.length !== 1) {
-        stemmed = isNumber(part) ? [] : [stem(part)];
-        if (part !== word) cache.set(part, stemmed);
-      }
-      if (stemmed.length === 1) result.push(stemmed[0] as string);
-    }
-    stems = result;
+    stems = partStems(word, new Map());
     cache.set(word, stems);
+  }
+  return stems;
+}
+
+/**
+ * Stems of one word's identifier parts, digits left out, with each part's stem memoised in
+ * `parts` (`""` for a number): flags share most of their parts.
+ */
+export function partStems(word: string, parts: Map<string, string>): string[] {
+  const stems: string[] = [];
+  for (const part of identifierParts(word)) {
+    let stemmed = parts.get(part);
+    if (stemmed === undefined) {
+      stemmed = isNumber(part) ? "" : stem(part);
+      parts.set(part, stemmed);
+    }
+    if (stemmed !== "") stems.push(stemmed);
   }
   return stems;
 }
