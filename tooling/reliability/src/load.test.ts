@@ -1,0 +1,69 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  callTool,
+  type ReliabilityServer,
+  resultText,
+  startReliabilityServer,
+} from "./__fixtures__/reliability-server.ts";
+
+// A short form of the load run; `pnpm bench` runs 20 s and reports throughput and p99.
+const sessions = 8;
+const durationMs = 3000;
+
+const queries = ["create a sphere", "move an object", "set keyframe", "list selected", "parent"];
+const scripts = [
+  "return 1 + 1;",
+  "return dispatch('objExists', { args: ['lambert1'] });",
+  "const [cube] = dispatch('polyCube', {}); dispatch('move', { args: [1, 2, 3, cube] }); dispatch('delete', { args: [cube] }); return cube;",
+  "let sum = 0; for (let i = 0; i < 10000; i++) sum += i; return sum;",
+];
+
+let harness: ReliabilityServer;
+let clients: Client[];
+
+beforeAll(async () => {
+  harness = await startReliabilityServer();
+  clients = await Promise.all(Array.from({ length: sessions }, () => harness.connect()));
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe("load", () => {
+  it(`${sessions} concurrent sessions mixing search and execute for ${durationMs / 1000} s: zero errors`, async () => {
+    const errors: string[] = [];
+    let calls = 0;
+    const deadline = Date.now() + durationMs;
+    await Promise.all(
+      clients.map(async (client, session) => {
+        for (let round = 0; Date.now() < deadline; round++) {
+          try {
+            const search = round % 2 === 0;
+            const { result } = search
+              ? await callTool(
+                  client,
+                  "dcc_search",
+                  { query: queries[(round + session) % queries.length] as string, limit: 5 },
+                  15_000,
+                )
+              : await callTool(
+                  client,
+                  "dcc_execute",
+                  { code: scripts[(round + session) % scripts.length] as string, timeout_secs: 10 },
+                  15_000,
+                );
+            calls++;
+            if (result.isError || result.structuredContent?.["success"] !== true)
+              errors.push(resultText(result).slice(0, 300));
+          } catch (error) {
+            errors.push(String(error));
+          }
+        }
+      }),
+    );
+    expect(errors).toEqual([]);
+    expect(calls).toBeGreaterThan(sessions);
+  });
+});
