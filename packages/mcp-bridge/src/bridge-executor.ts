@@ -36,6 +36,11 @@ export interface BridgeExecuteOptions {
   onProgress?: (progress: BridgeProgress) => void;
   /** Receives console lines as they are written. */
   onLog?: (entry: BridgeLogEntry) => void;
+  /**
+   * Provenance for a script the executor stores instead of running (a typed `main` entry point):
+   * the MCP session and the server-owned job id of the call.
+   */
+  materialize?: { sessionId?: string; toolCallId?: string };
 }
 
 /** A parameterised call of a materialized script (`file_path` + `params`). */

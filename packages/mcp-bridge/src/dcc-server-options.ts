@@ -31,6 +31,8 @@ export interface DccServerOptions {
   jobStore?: JobStore;
   /** Most async jobs running at once. Default 16. */
   maxRunningJobs?: number;
+  /** Most synchronous script calls running at once, over all sessions. Default 64. */
+  maxRunningCalls?: number;
   /** Largest result JSON in characters before structured truncation. Default 24 000. */
   maxResultChars?: number;
   /** Least time between two progress notifications of one call, in ms. Default 50. */

@@ -11,6 +11,8 @@ export interface JobManagerOptions {
   store?: JobStore;
   /** Most async jobs running at once; further requests are refused as busy. Default 16. */
   maxRunningJobs?: number;
+  /** Most synchronous calls running at once; further calls are refused as busy. Default 64. */
+  maxRunningCalls?: number;
 }
 
 /** What a call's work receives: its token (cancel it to stop) and its server-owned job id. */
@@ -47,6 +49,8 @@ export class JobManager {
   /** The store holding async job records. */
   readonly store: JobStore;
   readonly #maxRunningJobs: number;
+  readonly #maxRunningCalls: number;
+  #runningCalls = 0;
   readonly #live = new Map<string, LiveCall>();
   #runningJobs = 0;
   #closed = false;
@@ -54,6 +58,7 @@ export class JobManager {
   constructor(options: JobManagerOptions = {}) {
     this.store = options.store ?? new InMemoryJobStore();
     this.#maxRunningJobs = Math.max(1, options.maxRunningJobs ?? 16);
+    this.#maxRunningCalls = Math.max(1, options.maxRunningCalls ?? 64);
   }
 
   /** Number of calls (synchronous and async) currently running. */
@@ -61,11 +66,16 @@ export class JobManager {
     return this.#live.size;
   }
 
-  /** Runs a synchronous call under a fresh server-owned job id and returns its result. */
+  /**
+   * Runs a synchronous call under a fresh server-owned job id and returns its result, or
+   * undefined without running it when {@link JobManagerOptions.maxRunningCalls} calls are running.
+   */
   async runCall(
     options: JobRunOptions,
     work: (context: JobWorkContext) => Promise<BridgeResult>,
-  ): Promise<BridgeResult> {
+  ): Promise<BridgeResult | undefined> {
+    if (this.#runningCalls >= this.#maxRunningCalls) return undefined;
+    this.#runningCalls += 1;
     const jobId = randomUUID();
     const parent =
       options.parentJobId === undefined ? undefined : this.#live.get(options.parentJobId)?.token;
@@ -81,6 +91,7 @@ export class JobManager {
       return await work({ token, jobId, reportProgress: () => {} });
     } finally {
       unlink();
+      this.#runningCalls -= 1;
       this.#live.delete(jobId);
       settle();
     }
@@ -130,9 +141,9 @@ export class JobManager {
           errorCode: "INTERNAL",
         };
       }
-      // The work has returned, so a requested cancel is now acknowledged: the job really stopped.
+      // The work has returned, so a cancel it reports is acknowledged: the job really stopped.
       if (result.success) job.complete(result);
-      else if (job.cancelled) job.acknowledgeCancel();
+      else if (job.cancelled && result["errorCode"] === "CANCELLED") job.acknowledgeCancel();
       else job.fail(result);
       this.store.update(jobId, { status: job.status, result, finishedAt: Date.now() });
       this.#runningJobs -= 1;

@@ -96,6 +96,9 @@ export class McpHttpServer {
     this.jobs = new JobManager({
       ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
       ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
+      ...(options.maxRunningCalls === undefined
+        ? {}
+        : { maxRunningCalls: options.maxRunningCalls }),
     });
     this.#sessions = new HttpSessionTable(options.sessionIdleMs ?? 30 * 60_000);
     this.#allowedHosts = (options.allowedHosts ?? defaultAllowedHosts(host)).map((name) =>

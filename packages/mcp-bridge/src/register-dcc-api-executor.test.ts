@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness } from "./__fixtures__/http-harness.ts";
@@ -111,6 +114,48 @@ describe("registerDccApiExecutor", () => {
 
     const jobWithoutAction = await call("dcc_execute", { job_id: "abc" });
     expect(jobWithoutAction.structuredContent?.["error"]).toContain("job_id needs job_action");
+  });
+
+  it("stores a typed main and runs it again with file_path and params", async () => {
+    const root = await mkdtemp(join(tmpdir(), "bridge-scripts-"));
+    try {
+      harness = await startHttpHarness({}, { scriptsRoot: root });
+      const client = await harness.connect();
+      const stored = (await client.callTool({
+        name: "dcc_execute",
+        arguments: {
+          code: "function main(count: number, name: string = 'ball') {\n  return dispatch('polySphere', { name: name + count });\n}\n",
+        },
+      })) as ToolResult;
+      const output = stored.structuredContent?.["output"] as {
+        filePath: string;
+        sha256: string;
+        parametersSchema: unknown;
+      };
+      expect(output.filePath.startsWith(root)).toBe(true);
+      expect(output.parametersSchema).toMatchObject({ required: ["count"] });
+      const run = (await client.callTool({
+        name: "dcc_execute",
+        arguments: { file_path: output.filePath, params: { count: 3 }, sha256: output.sha256 },
+      })) as ToolResult;
+      expect(run.structuredContent).toMatchObject({
+        success: true,
+        output: ["ball3", "ball3Shape"],
+      });
+      const invalid = (await client.callTool({
+        name: "dcc_execute",
+        arguments: { file_path: output.filePath, params: { count: "three" } },
+      })) as ToolResult;
+      expect(invalid.isError).toBe(true);
+      expect(invalid.structuredContent).toMatchObject({
+        success: false,
+        errorCode: "INVALID_INPUT",
+      });
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it("answers an unknown tool with an error result", async () => {

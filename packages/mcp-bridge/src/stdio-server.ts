@@ -34,6 +34,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   const jobs = new JobManager({
     ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
     ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
+    ...(options.maxRunningCalls === undefined ? {} : { maxRunningCalls: options.maxRunningCalls }),
   });
   const server = buildMcpServer(options, resolveRegistrations(options), jobs);
   const transport = new StdioServerTransport(stdin, stdout);

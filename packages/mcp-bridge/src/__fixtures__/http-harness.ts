@@ -21,8 +21,9 @@ export interface HttpHarness {
 /** Starts a server with one test executor (or the given options) on port 0. */
 export async function startHttpHarness(
   options: Partial<McpHttpServerOptions> = {},
+  executorOptions: { scriptsRoot?: string } = {},
 ): Promise<HttpHarness> {
-  const test = createTestExecutor();
+  const test = createTestExecutor("maya", executorOptions);
   const server = createMcpHttpServer({ port: 0, executors: [test.executor], ...options });
   const { url } = await server.start();
   const clients: Client[] = [];

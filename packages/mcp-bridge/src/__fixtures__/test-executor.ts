@@ -21,11 +21,18 @@ export interface TestExecutor {
 }
 
 /** Creates a real executor named `dccName` with the host commands of {@link createHostCommands}. */
-export function createTestExecutor(dccName = "maya"): TestExecutor {
+export function createTestExecutor(
+  dccName = "maya",
+  options: { scriptsRoot?: string } = {},
+): TestExecutor {
   const { commands, journal } = createHostCommands();
   const registry = new ToolRegistry().registerAll(commands);
   const catalog = new DccApiCatalog(dccName, { commands: registry.catalogRecords() });
-  const real = new DccApiExecutor(dccName, { catalog, dispatcher: new ToolDispatcher(registry) });
+  const real = new DccApiExecutor(dccName, {
+    catalog,
+    dispatcher: new ToolDispatcher(registry),
+    ...(options.scriptsRoot === undefined ? {} : { scripts: options.scriptsRoot }),
+  });
   const results: BridgeResult[] = [];
   let running = 0;
   const executor: BridgeExecutor = {
@@ -41,6 +48,9 @@ export function createTestExecutor(dccName = "maya"): TestExecutor {
         running -= 1;
       }
     },
+    executeParams: async (request, options) => ({
+      ...(await real.executeParams(request, options ?? {})),
+    }),
   };
   return {
     real,

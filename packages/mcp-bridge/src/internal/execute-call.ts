@@ -48,16 +48,9 @@ export async function runExecuteCall(
 
   if (args.async === true || meta.async) {
     const record = settings.jobs.startJob(runOptions, (context) =>
-      runScript(executor, args, context, { onProgress: context.reportProgress }),
+      runScript(executor, args, context, { onProgress: context.reportProgress }, extra.sessionId),
     );
-    if (record === undefined) {
-      return {
-        success: false,
-        message: `Too many jobs are running on ${dccName}; try again later.`,
-        error: "busy",
-        errorCode: "BUSY",
-      };
-    }
+    if (record === undefined) return busy(dccName, "jobs");
     const poll = { job_id: record.jobId, job_action: "status" };
     return {
       success: true,
@@ -79,15 +72,29 @@ export async function runExecuteCall(
     maxLogNotifications: settings.maxLogNotifications,
   });
   try {
-    return await settings.jobs.runCall({ ...runOptions, signal: extra.signal }, (context) =>
-      runScript(executor, args, context, {
-        onProgress: notifier.onProgress,
-        onLog: notifier.onLog,
-      }),
+    const result = await settings.jobs.runCall({ ...runOptions, signal: extra.signal }, (context) =>
+      runScript(
+        executor,
+        args,
+        context,
+        { onProgress: notifier.onProgress, onLog: notifier.onLog },
+        extra.sessionId,
+      ),
     );
+    return result ?? busy(dccName, "scripts");
   } finally {
     notifier.flush();
   }
+}
+
+function busy(dccName: string, what: string): BridgeResult {
+  return {
+    success: false,
+    message: `Too many ${what} are running on ${dccName}; try again later.`,
+    error: "busy",
+    errorCode: "BUSY",
+    completion: "not_started",
+  };
 }
 
 function runScript(
@@ -95,12 +102,14 @@ function runScript(
   args: ExecuteArguments,
   context: JobWorkContext,
   streams: Pick<BridgeExecuteOptions, "onProgress" | "onLog">,
+  sessionId: string | undefined,
 ): Promise<BridgeResult> {
   const { token, jobId } = context;
   const options: BridgeExecuteOptions = {
     timeoutSecs: args.timeout_secs,
     signal: token.signal,
     cancelToken: token,
+    materialize: { toolCallId: jobId, ...(sessionId === undefined ? {} : { sessionId }) },
     ...streams,
   };
   return runInCallContext(token, jobId, async () => {

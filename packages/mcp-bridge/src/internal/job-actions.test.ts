@@ -68,22 +68,17 @@ describe("async jobs on dcc_execute", () => {
   it("cascades cancellation from a parent job to its child", async () => {
     harness = await startHttpHarness();
     const client = await harness.connect();
-    const parent = await call(client, {
-      code: "await dispatch('block', {});",
-      async: true,
-    });
+    // Host commands run one at a time (one DCC main thread), so both jobs spin in the sandbox.
+    const parent = await call(client, { code: "dispatch('tick', {}); for (;;) {}", async: true });
     const parentId = parent["job_id"] as string;
     const child = await call(
       client,
-      {
-        code: "for (;;) { dispatch('tick', {}); }",
-        async: true,
-      },
+      { code: "dispatch('tick', {}); for (;;) {}", async: true },
       { dcc: { parentJobId: parentId } },
     );
     const childId = child["job_id"] as string;
     expect(child["parent_job_id"]).toBe(parentId);
-    expect(await waitUntil(() => (harness?.test.journal.ticks ?? 0) > 2)).toBe(true);
+    expect(await waitUntil(() => harness?.test.journal.ticks === 2)).toBe(true);
     await call(client, { job_id: parentId, job_action: "cancel" });
     expect(await waitUntil(() => harness?.test.results.length === 2)).toBe(true);
     const childStatus = await call(client, { job_id: childId, job_action: "status" });
