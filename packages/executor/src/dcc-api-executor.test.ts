@@ -1,28 +1,109 @@
+import { CancelToken, currentCancelToken, withCancelToken } from "@dcc/cancel";
 import { afterAll, describe, expect, it } from "vitest";
-import { DccApiExecutor } from "./dcc-api-executor.ts";
+import { DccApiExecutor, type SearchRecord } from "./dcc-api-executor.ts";
+import type { ExecuteLogEntry, ExecuteProgress } from "./execute-options.ts";
+import type { ExecuteResult } from "./execute-result.ts";
 import { ToolDispatcher } from "./tool-dispatcher.ts";
 import { ToolRegistry } from "./tool-registry.ts";
+
+/** A promise settled from outside, for handlers that block until a test lets them go. */
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+const events: string[] = [];
+let running = 0;
+let maxRunning = 0;
+let slowStarted = deferred();
+let slowAborted = deferred<boolean>();
+let seenToken: unknown;
 
 const registry = new ToolRegistry().registerAll([
   {
     name: "add",
-    handler: (args) => (args as { a: number; b: number }).a + (args as { b: number }).b,
+    handler: (args) => {
+      const { a, b } = args as { a: number; b: number };
+      return a + b;
+    },
+    argsSchema: {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    },
   },
   { name: "echo", handler: (args) => args },
+  { name: "record", handler: (args) => void events.push(String(args)) },
   {
     name: "fail",
     handler: () => {
       throw Object.assign(new Error("No object matches name: foo"), { code: "NO_OBJECT" });
     },
   },
+  {
+    name: "tick",
+    handler: async (args) => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running--;
+      return args;
+    },
+  },
+  {
+    // Runs until its signal aborts, like a long DCC command that honours cancellation.
+    name: "slow",
+    handler: (_args, { signal }) => {
+      seenToken = currentCancelToken();
+      slowStarted.resolve();
+      return new Promise((resolve) => {
+        signal.addEventListener("abort", () => {
+          slowAborted.resolve(true);
+          resolve("aborted");
+        });
+      });
+    },
+  },
+  { name: "bigint", handler: () => ({ n: 12n }) },
+  {
+    name: "cyclic",
+    handler: () => {
+      const value: Record<string, unknown> = {};
+      value["self"] = value;
+      return value;
+    },
+  },
 ]);
-const executor = new DccApiExecutor("maya", { dispatcher: new ToolDispatcher(registry) });
+const dispatcher = new ToolDispatcher(registry);
+const catalog = {
+  search: (query: string, options?: { limit?: number }): SearchRecord[] =>
+    registry
+      .catalogRecords()
+      .filter((record) =>
+        query.split(/\s+/).some((word) => word !== "" && record.name.includes(word)),
+      )
+      .slice(0, options?.limit ?? 10),
+};
+const executor = new DccApiExecutor("maya", { dispatcher, catalog });
 afterAll(() => executor.close());
 
-describe("DccApiExecutor.execute", () => {
-  it("returns the top-level return value", async () => {
-    const result = await executor.execute("return 1 + 1");
-    expect(result).toMatchObject({
+function resetSlow(): void {
+  slowStarted = deferred();
+  slowAborted = deferred<boolean>();
+  seenToken = undefined;
+}
+
+function failed(result: ExecuteResult): Extract<ExecuteResult, { success: false }> {
+  if (result.success) throw new Error(`expected a failure, got ${JSON.stringify(result.output)}`);
+  return result;
+}
+
+describe("DccApiExecutor.execute: the script contract", () => {
+  it("returns the top-level return value; no return gives null", async () => {
+    expect(await executor.execute("return 1 + 1")).toMatchObject({
       success: true,
       message: "Script executed successfully on maya.",
       output: 2,
@@ -30,9 +111,82 @@ describe("DccApiExecutor.execute", () => {
       context: {},
       completion: "complete",
     });
+    expect(await executor.execute("1 + 1")).toMatchObject({ success: true, output: null });
+    expect(await executor.execute("const v = await Promise.resolve(3); return v")).toMatchObject({
+      output: 3,
+    });
   });
 
-  it("dispatches synchronously, with or without await", async () => {
+  it("strips a Markdown fence around the code", async () => {
+    const result = await executor.execute("```ts\nconst n: number = 4;\nreturn n;\n```\n");
+    expect(result).toMatchObject({ success: true, output: 4 });
+  });
+
+  it("accepts TypeScript and reports errors at the agent's line", async () => {
+    const result = failed(
+      await executor.execute(
+        "type Row = { name: string };\nconst rows: Row[] = [];\nconst first = rows[0] as Row;\nreturn first.name;",
+      ),
+    );
+    expect(result).toMatchObject({ errorCode: "SCRIPT_ERROR", message: "Script failed on maya." });
+    expect(result.error).toMatch(/^TypeError: cannot read property 'name' of undefined/);
+    expect(result.error).toContain("script.ts:4");
+  });
+
+  it("reports a syntax error with its line", async () => {
+    const result = failed(await executor.execute("const a = 1;\nconst b = ;\nreturn a;"));
+    expect(result.errorCode).toBe("SCRIPT_ERROR");
+    expect(result.error).toMatch(/SyntaxError[\s\S]*script\.ts:2/);
+  });
+
+  it("keeps globals from one execution out of the next", async () => {
+    await executor.execute("globalThis.leaked = 1; Object.prototype.polluted = true;");
+    expect(await executor.execute("return [typeof leaked, ({}).polluted ?? null]")).toMatchObject({
+      output: ["undefined", null],
+    });
+  });
+
+  it("offers no host capabilities", async () => {
+    const result = await executor.execute(`return {
+      process: typeof process, require: typeof require, fetch: typeof fetch,
+      setTimeout: typeof setTimeout, WebAssembly: typeof WebAssembly,
+      imported: await import("node:fs").then(() => "loaded", (e) => e.name),
+      viaFunction: new Function("return typeof process")(),
+      dispatchSource: typeof dispatch,
+    }`);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        process: "undefined",
+        require: "undefined",
+        fetch: "undefined",
+        setTimeout: "undefined",
+        WebAssembly: "undefined",
+        imported: expect.any(String),
+        viaFunction: "undefined",
+        dispatchSource: "function",
+      },
+    });
+    expect((result as unknown as { output: { imported: string } }).output.imported).not.toBe(
+      "loaded",
+    );
+  });
+
+  it("converts BigInt and undefined, and names the path of a function or cycle", async () => {
+    expect(
+      await executor.execute("return { n: 2n ** 70n, u: undefined, list: [undefined] }"),
+    ).toMatchObject({
+      output: { n: "1180591620717411303424", u: null, list: [null] },
+    });
+    const fn = failed(await executor.execute("return { tools: { run() {} } }"));
+    expect(fn.error).toContain("a function at output.tools.run");
+    const cycle = failed(await executor.execute("const o = {}; o.me = o; return o"));
+    expect(cycle.error).toContain("a cycle at output.me");
+  });
+});
+
+describe("DccApiExecutor.execute: dispatch", () => {
+  it("returns the command's value with or without await", async () => {
     const result = await executor.execute(
       'const a = dispatch("add", { a: 1, b: 2 });\nconst b = await dispatch("add", { a, b: 3 });\nreturn { a, b, e: dispatch("echo", [1, "x"]) };',
     );
@@ -45,13 +199,294 @@ describe("DccApiExecutor.execute", () => {
       'try { dispatch("fail", {}) } catch (e) { return { name: e.name, command: e.command, code: e.code, message: e.message, isError: e instanceof Error } }',
     );
     expect(result).toMatchObject({
-      success: true,
       output: {
+        name: "CommandError",
         command: "fail",
         code: "NO_OBJECT",
         message: "No object matches name: foo",
         isError: true,
       },
     });
+  });
+
+  it("suggests close names for an unknown command and validates arguments", async () => {
+    const unknown = await executor.execute(
+      'try { dispatch("ad", {}) } catch (e) { return [e.code, e.message] }',
+    );
+    expect(unknown).toMatchObject({ output: ["UNKNOWN_COMMAND", expect.stringContaining("add")] });
+    const invalid = await executor.execute(
+      'try { dispatch("add", { a: "1" }) } catch (e) { return e.code }',
+    );
+    expect(invalid).toMatchObject({ output: "INVALID_ARGS" });
+  });
+
+  it("fails the script when a command error is not caught", async () => {
+    const result = failed(await executor.execute('dispatch("fail", {})'));
+    expect(result.errorCode).toBe("SCRIPT_ERROR");
+    expect(result.error).toContain("No object matches name: foo");
+  });
+
+  it("passes arguments as inert JSON data", async () => {
+    const result = await executor.execute(
+      'return dispatch("echo", JSON.parse(\'{"__proto__": {"admin": true}, "n": 1}\'))',
+    );
+    expect(result).toMatchObject({ success: true });
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+    const bigint = failed(await executor.execute('return dispatch("echo", { n: 1n })'));
+    expect(bigint.error).toMatch(/TypeError/);
+  });
+
+  it("makes a command's result JSON, or fails the call", async () => {
+    expect(await executor.execute('return dispatch("bigint")')).toMatchObject({
+      output: { n: "12" },
+    });
+    expect(
+      await executor.execute('try { dispatch("cyclic") } catch (e) { return e.code }'),
+    ).toMatchObject({ output: "INVALID_RESULT" });
+  });
+
+  it("runs host commands one at a time across concurrent executions", async () => {
+    maxRunning = 0;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        executor.execute(
+          `let sum = 0; for (let i = 0; i < 5; i++) sum += dispatch("tick", ${index} * 100 + i); return sum`,
+        ),
+      ),
+    );
+    expect(results.map((result) => (result.success ? result.output : result.error))).toEqual(
+      Array.from({ length: 6 }, (_, index) => index * 500 + 10),
+    );
+    expect(maxRunning).toBe(1);
+  });
+
+  it("fails dispatch without a dispatcher", async () => {
+    const bare = new DccApiExecutor("blender", { pool: executor.pool });
+    const result = await bare.execute('try { dispatch("x") } catch (e) { return e.code }');
+    expect(result).toMatchObject({ output: "NO_DISPATCHER" });
+  });
+});
+
+describe("DccApiExecutor.execute: logs and progress", () => {
+  it("captures console output and streams it", async () => {
+    const streamed: ExecuteLogEntry[] = [];
+    const result = await executor.execute(
+      'console.log("a", 1, { b: true }); console.info("i"); console.warn("w"); console.error("e"); return 0',
+      { onLog: (entry) => streamed.push(entry) },
+    );
+    const expected = [
+      { level: "log", message: 'a 1 {"b":true}' },
+      { level: "info", message: "i" },
+      { level: "warn", message: "w" },
+      { level: "error", message: "e" },
+    ];
+    expect(result.logs).toEqual(expected);
+    expect(streamed).toEqual(expected);
+  });
+
+  it("caps logs and marks the truncation", async () => {
+    const small = new DccApiExecutor("maya", {
+      pool: executor.pool,
+      limits: { maxLogEntries: 2, maxLogChars: 1000 },
+    });
+    const result = await small.execute("for (let i = 0; i < 10; i++) console.log(i); return 1");
+    expect(result.logs).toEqual([
+      { level: "log", message: "0" },
+      { level: "log", message: "1" },
+      { level: "warn", message: expect.stringContaining("8 more log entries dropped") },
+    ]);
+  });
+
+  it("reports progress", async () => {
+    const updates: ExecuteProgress[] = [];
+    await executor.execute('progress(0, 2, "start"); progress(2, 2, "done"); return 1', {
+      onProgress: (update) => updates.push(update),
+    });
+    expect(updates.at(0)).toEqual({ progress: 0, total: 2, message: "start" });
+    expect(updates.at(-1)).toEqual({ progress: 2, total: 2, message: "done" });
+  });
+});
+
+describe("DccApiExecutor.execute: input and limits", () => {
+  it("rejects invalid input before running anything", async () => {
+    const cases: Array<[unknown, object, string]> = [
+      [undefined, {}, "Missing required 'code' string"],
+      [42, {}, "code must be a string"],
+      ["return 1", { timeoutSecs: 1.5 }, "timeoutSecs must be an integer number of seconds"],
+      ["return 1", { timeoutSecs: 0 }, "timeoutSecs must be greater than zero"],
+      ["return 1", { timeoutSecs: 301 }, "timeoutSecs must be at most 300"],
+      [
+        "x".repeat(100_001),
+        {},
+        "code is 100001 characters, over the code size limit of 100000 characters",
+      ],
+    ];
+    for (const [code, options, error] of cases) {
+      expect(await executor.execute(code as string, options)).toMatchObject({
+        success: false,
+        message: "Script parameters are invalid on maya.",
+        errorCode: "INVALID_INPUT",
+        error,
+        completion: "not_started",
+      });
+    }
+  });
+
+  it("stops a busy loop at the timeout, and the next execution runs normally", async () => {
+    const result = failed(await executor.execute("while (true) {}", { timeoutSecs: 1 }));
+    expect(result).toMatchObject({
+      message: "Script timed out on maya.",
+      errorCode: "TIMEOUT",
+      error: "Script exceeded the 1s timeout",
+      limit: "timeout",
+      completion: "complete",
+    });
+    expect(await executor.execute("return 'fine'")).toMatchObject({ output: "fine" });
+  });
+
+  it("stops a built-in QuickJS cannot interrupt by replacing the worker", async () => {
+    const single = new DccApiExecutor("maya", { dispatcher });
+    try {
+      const result = failed(
+        await single.execute("return new Array(5e7).join('ab').length", { timeoutSecs: 1 }),
+      );
+      expect(result).toMatchObject({ errorCode: "TIMEOUT", limit: "timeout" });
+      expect(await single.execute('return dispatch("add", { a: 2, b: 2 })')).toMatchObject({
+        output: 4,
+      });
+    } finally {
+      await single.close();
+    }
+  });
+
+  it("stops a memory bomb at the memory limit", async () => {
+    const result = failed(
+      await executor.execute("const a = []; while (true) a.push([a.length, 1, 2, 3, 4, 5, 6, 7]);"),
+    );
+    expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "memory" });
+    expect(result.error).toContain("64 MiB");
+  });
+
+  it("stops deep recursion at the stack limit", async () => {
+    const result = failed(await executor.execute("const f = (n) => f(n + 1) + 1; return f(0)"));
+    expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "stack" });
+  });
+
+  it("refuses too large an output with its size instead of cutting it", async () => {
+    const result = failed(await executor.execute('return "x".repeat(2 * 1024 * 1024)'));
+    expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "output" });
+    expect(result.error).toContain(`${2 * 1024 * 1024 + 2} characters`);
+  });
+
+  it("limits the number of dispatch calls", async () => {
+    const small = new DccApiExecutor("maya", {
+      dispatcher,
+      pool: executor.pool,
+      limits: { maxDispatchCalls: 3 },
+    });
+    const result = failed(await small.execute('for (;;) dispatch("echo", 1)'));
+    expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "dispatchCalls" });
+    expect(result.stats.dispatchCalls).toBe(3);
+  });
+
+  it("keeps the event loop free while a script spins", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      await executor.execute("while (true) {}", { timeoutSecs: 1 });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(5);
+  });
+});
+
+describe("DccApiExecutor.execute: cancellation", () => {
+  it("cancels a spinning script through an AbortSignal", async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    const result = failed(
+      await executor.execute('console.log("spinning"); while (true) {}', {
+        signal: controller.signal,
+        onLog: () => controller.abort("user pressed stop"),
+      }),
+    );
+    expect(result).toMatchObject({
+      message: "Script was cancelled on maya.",
+      errorCode: "CANCELLED",
+      error: "Script was cancelled: user pressed stop",
+      completion: "complete",
+    });
+    // Far below the 30 s timeout: the interrupt flag, not the deadline, stopped it.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("cancels a script blocked in dispatch, aborts the command and starts no other", async () => {
+    resetSlow();
+    events.length = 0;
+    const token = new CancelToken();
+    void slowStarted.promise.then(() => token.cancel("stop"));
+    const result = failed(
+      await executor.execute('try { dispatch("slow") } catch {}\ndispatch("record", "after")', {
+        cancelToken: token,
+      }),
+    );
+    expect(result).toMatchObject({ errorCode: "CANCELLED", error: "Script was cancelled: stop" });
+    expect(["unknown", "complete"]).toContain(result.completion);
+    expect(await slowAborted.promise).toBe(true);
+    expect(events).toEqual([]);
+  });
+
+  it("reports completion unknown when the host command outlives the timeout", async () => {
+    resetSlow();
+    const result = failed(await executor.execute('dispatch("slow")', { timeoutSecs: 1 }));
+    expect(result).toMatchObject({ errorCode: "TIMEOUT", completion: "unknown" });
+    expect(await slowAborted.promise).toBe(true);
+  });
+
+  it("follows the ambient cancel token and runs commands inside the caller's context", async () => {
+    resetSlow();
+    const token = new CancelToken({ jobId: "job-1" });
+    void slowStarted.promise.then(() => token.cancel());
+    const result = await withCancelToken(token, () => executor.execute('dispatch("slow")'));
+    expect(result).toMatchObject({ success: false, errorCode: "CANCELLED" });
+    expect(seenToken).toBe(token);
+  });
+
+  it("does not start an execution that is already cancelled", async () => {
+    events.length = 0;
+    const result = failed(
+      await executor.execute('dispatch("record", "x")', { signal: AbortSignal.abort() }),
+    );
+    expect(result).toMatchObject({ errorCode: "CANCELLED", completion: "not_started" });
+    expect(events).toEqual([]);
+  });
+
+  it("lets a runaway execution leave the others alone", async () => {
+    const controller = new AbortController();
+    const runaway = executor.execute("while (true) {}", { signal: controller.signal });
+    const quick = await executor.execute('return dispatch("add", { a: 20, b: 22 })');
+    controller.abort();
+    expect(quick).toMatchObject({ output: 42 });
+    expect(await runaway).toMatchObject({ errorCode: "CANCELLED" });
+  });
+});
+
+describe("DccApiExecutor.search", () => {
+  it("reports hits with the query quoted as Python does", () => {
+    const result = executor.search("add echo");
+    expect(result).toEqual({
+      success: true,
+      message: "Found 2 command(s) matching 'add echo'.",
+      results: [{ name: "add" }, { name: "echo" }],
+    });
+    expect(executor.search("it's", { limit: 1 }).message).toBe(
+      `No commands found matching "it's" in the maya catalog.`,
+    );
+  });
+
+  it("answers no hits with an empty list and a hint", () => {
+    const result = executor.search("nothing-here");
+    expect(result).toMatchObject({ success: true, results: [], hint: expect.any(String) });
   });
 });

@@ -8,7 +8,8 @@ export interface SandboxPoolOptions {
   size?: number;
   /**
    * Largest per-execution memory limit the pool must support, in bytes (default 64 MiB). Each
-   * worker gets a fixed-size WASM memory of this plus 32 MiB of headroom.
+   * worker reserves a fixed-size WASM memory of twice this plus 32 MiB (allocator overhead and
+   * headroom); pages are only resident once used.
    */
   memoryBytes?: number;
   /** How long past the deadline a stuck worker gets before it is terminated; default 100 ms. */
@@ -56,7 +57,9 @@ export class SandboxPool {
   constructor(options: SandboxPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? Math.min(4, availableParallelism())));
     this.memoryBytes = options.memoryBytes ?? 64 * 1024 * 1024;
-    this.#wasmPages = Math.ceil((this.memoryBytes + headroomBytes) / pageBytes);
+    // QuickJS counts its own allocations, not dlmalloc's per-block overhead, so many small
+    // objects can use about twice the limit in real WASM memory; leave room for that.
+    this.#wasmPages = Math.ceil((2 * this.memoryBytes + headroomBytes) / pageBytes);
     this.#timeoutGraceMs = options.timeoutGraceMs ?? 100;
     this.#cancelGraceMs = options.cancelGraceMs ?? 100;
   }

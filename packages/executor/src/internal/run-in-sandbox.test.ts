@@ -91,7 +91,7 @@ describe("runInSandbox", () => {
       errorCode: "LIMIT_EXCEEDED",
       limit: "dispatchCalls",
     });
-    expect(outcome.dispatchCalls).toBe(6);
+    expect(outcome.dispatchCalls).toBe(5);
   });
 
   it("reports script errors with the agent's line numbers", () => {

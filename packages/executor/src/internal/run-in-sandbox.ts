@@ -122,8 +122,7 @@ export function runInSandbox(
           if (reason !== null) stop = stopFrom(reason);
         }
         if (stop !== null) throw new Error(stop.error);
-        dispatchCalls++;
-        if (dispatchCalls > limits.maxDispatchCalls) {
+        if (dispatchCalls >= limits.maxDispatchCalls) {
           stop = {
             errorCode: "LIMIT_EXCEEDED",
             error: `Script made more than ${limits.maxDispatchCalls} dispatch calls (dispatch call limit)`,
@@ -131,6 +130,7 @@ export function runInSandbox(
           };
           throw new Error(stop.error);
         }
+        dispatchCalls++;
         const reply = host.dispatch(ctx.getString(nameHandle), ctx.getString(argsHandle));
         if (reply === null) {
           stop ??= stopFrom(host.checkStop() ?? "cancelled");
@@ -250,6 +250,11 @@ export function runInSandbox(
           return scriptError(ctx, error);
         }
         const text = own(json.value);
+        // A cancel or deadline that raced the script's last steps still wins.
+        if (stop === null) {
+          const reason = host.checkStop();
+          if (reason !== null) stop = stopFrom(reason);
+        }
         if (stop !== null) return failStopped();
         if (ctx.typeof(text) !== "string")
           return fail("SCRIPT_ERROR", "Output is not serializable");
@@ -273,6 +278,9 @@ export function runInSandbox(
     }
 
     function scriptError(ctx: QuickJSContext, error: QuickJSHandle): RunOutcome {
+      // After an out-of-memory error even reading `name` needs memory; the script is over, so
+      // lend it some headroom (the worker's WASM memory has 32 MiB of it).
+      runtime?.setMemoryLimit(limits.memoryBytes + 4 * 1024 * 1024);
       const { name, message, stack } = readError(ctx, error);
       if (name === "InternalError" && /out of memory/.test(message)) {
         return fail(

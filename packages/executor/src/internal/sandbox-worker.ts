@@ -74,7 +74,8 @@ function run(message: RunMessage): void {
             continue;
           }
           const reply = received.message as ReplyMessage;
-          if (reply.seq === seq) return reply.reply;
+          // A cancel that arrived with the answer wins: the script must not go on.
+          if (reply.seq === seq) return checkStop() === null ? reply.reply : null;
         }
         throw new Error("The dispatch reply was lost");
       },
