@@ -1,6 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CommandRecord } from "../command-record.ts";
 import { DccApiCatalog } from "../dcc-api-catalog.ts";
+import { compareCodePoints } from "./compare-code-points.ts";
+import { overlapHaystack, overlapTokens } from "./overlap-search.ts";
 
 // The acceptance table of the upstream notes, run through the public API with ranker "overlap".
 const base: CommandRecord[] = [
@@ -114,5 +117,41 @@ describe("overlap ranker (upstream acceptance cases)", () => {
       ranker: "overlap",
     });
     expect(names(astral, "x")).toEqual(["ax", "\uFF21x", "\u{1F600}x"]);
+  });
+
+  it("returns only records sharing a token, ordered by score then code point", () => {
+    const record = fc.record({
+      name: fc.string({ maxLength: 6 }),
+      description: fc.string({ maxLength: 12 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 12 }),
+        fc.string({ maxLength: 12 }),
+        (records, query) => {
+          const catalog = new DccApiCatalog("dcc", { commands: records, ranker: "overlap" });
+          const tokens = overlapTokens(query);
+          const score = (hit: CommandRecord): number =>
+            tokens.filter((token) => overlapHaystack(hit).includes(token)).length;
+          const hits = catalog.search(query, { limit: 50 });
+          for (const hit of hits) expect(score(hit)).toBeGreaterThan(0);
+          for (let index = 1; index < hits.length; index++) {
+            const previous = hits[index - 1] as CommandRecord;
+            const current = hits[index] as CommandRecord;
+            const order =
+              score(previous) - score(current) || -compareCodePoints(previous.name, current.name);
+            expect(order).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+    );
+  });
+
+  it("bounds a 10 KB query to its first 32 distinct tokens", () => {
+    const query = Array.from({ length: 2000 }, (_, index) => `w${index}`).join(" ");
+    expect(query.length).toBeGreaterThan(10_000);
+    expect(overlapTokens(query)).toHaveLength(32);
+    expect(names(catalog, `${query} sphere`)).toEqual([]);
+    expect(names(catalog, `sphere ${query}`)).toEqual(["polySphere"]);
   });
 });
