@@ -2,10 +2,12 @@
 // table of metric, ours, baseline, ratio and goal. Each module measures its own baseline in the
 // same run, so the ratio is meaningful on a noisy machine.
 //
-// A benchmark module is `packages/<name>/bench/index.mjs` or `apps/<name>/bench/index.mjs` and
-// exports `run(context)` returning rows:
+// A benchmark module is `packages/<name>/bench/index.mjs`, `apps/<name>/bench/index.mjs` or
+// `tooling/<name>/bench/index.mjs` (run in that order) and exports `run(context)` returning rows:
 //   { metric, ours, baseline?, unit, goal?, pass? , lowerIsBetter? }
 // `ours`/`baseline` are numbers in `unit`; `goal` is text; `pass` is true, false or undefined.
+// `context` is `{ root, log, rows }`; `rows` holds the rows earlier modules produced, so a later
+// module can fill in a figure nobody reported.
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,7 +18,7 @@ const budgetMs = 170_000;
 const started = performance.now();
 
 const modules = [];
-for (const group of ["packages", "apps"]) {
+for (const group of ["packages", "apps", "tooling"]) {
   for (const name of readdirSync(join(root, group)).sort()) {
     const file = join(root, group, name, "bench", "index.mjs");
     if (existsSync(file) && (only.length === 0 || only.includes(name)))
@@ -25,6 +27,7 @@ for (const group of ["packages", "apps"]) {
 }
 
 const rows = [];
+const timings = {};
 for (const { name, file } of modules) {
   const elapsed = performance.now() - started;
   if (elapsed > budgetMs) {
@@ -32,14 +35,22 @@ for (const { name, file } of modules) {
     continue;
   }
   process.stderr.write(`bench: ${name}…\n`);
+  const moduleStarted = performance.now();
   try {
     const module = await import(pathToFileURL(file).href);
-    const produced = await module.run({ root, log: (line) => process.stderr.write(`  ${line}\n`) });
+    const produced = await module.run({
+      root,
+      log: (line) => process.stderr.write(`  ${line}\n`),
+      rows: rows.map((row) => ({ ...row })),
+    });
     for (const row of produced) rows.push({ group: name, ...row });
   } catch (error) {
     rows.push({ group: name, metric: `(failed: ${error?.message ?? error})`, unit: "" });
     process.exitCode = 1;
   }
+  const seconds = (performance.now() - moduleStarted) / 1000;
+  timings[name] = Math.round(seconds * 10) / 10;
+  process.stderr.write(`  (${name}: ${seconds.toFixed(1)} s)\n`);
 }
 
 const format = (value) => {
@@ -84,5 +95,5 @@ const totalSeconds = (performance.now() - started) / 1000;
 console.log(`\n${rows.length} figures in ${totalSeconds.toFixed(1)} s on Node ${process.version}`);
 writeFileSync(
   join(root, "bench", "results.json"),
-  `${JSON.stringify({ node: process.version, seconds: totalSeconds, rows }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, seconds: totalSeconds, moduleSeconds: timings, rows }, null, 2)}\n`,
 );
