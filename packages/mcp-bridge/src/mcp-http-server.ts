@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { DccServerOptions, ExecutorRegistration } from "./dcc-server-options.ts";
 import { buildMcpServer, resolveRegistrations } from "./internal/build-mcp-server.ts";
+import { EarlyCancels } from "./internal/early-cancels.ts";
 import {
   bearerTokenMatches,
   checkHostAndOrigin,
@@ -216,6 +217,16 @@ export class McpHttpServer {
       const session = this.#sessions.get(sessionId);
       if (session === undefined) return sendError(response, 404, -32001, "Session not found");
       this.#sessions.track(session, response);
+      if (method === "POST") {
+        const delivered = this.#deliverable(session, body);
+        if (delivered === undefined) {
+          // Every request in it was cancelled before it arrived: nothing runs, nothing is owed.
+          response.statusCode = 202;
+          response.end();
+          return;
+        }
+        body = delivered;
+      }
       return session.transport.handleRequest(request, response, body);
     }
     if (method !== "POST" || !isInitializeRequest(body)) {
@@ -225,6 +236,16 @@ export class McpHttpServer {
       return sendError(response, 503, -32000, "Too many sessions; close one or try again later");
     }
     await this.#startSession(request, response, body);
+  }
+
+  /** The POST body without requests the client cancelled before they arrived; undefined if none is left. */
+  #deliverable(session: HttpSession, body: unknown): unknown {
+    const batch = Array.isArray(body);
+    const messages: unknown[] = batch ? body : [body];
+    const kept = session.earlyCancels.filter(messages);
+    if (kept.length === messages.length) return body;
+    if (kept.length === 0) return undefined;
+    return batch ? kept : kept[0];
   }
 
   async #startSession(
@@ -237,7 +258,14 @@ export class McpHttpServer {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { id, server, transport, lastActivity: Date.now(), openResponses: 0 };
+        session = {
+          id,
+          server,
+          transport,
+          lastActivity: Date.now(),
+          openResponses: 0,
+          earlyCancels: new EarlyCancels(),
+        };
         this.#sessions.add(session);
         this.#sessions.track(session, response);
       },

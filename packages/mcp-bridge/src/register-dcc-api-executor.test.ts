@@ -2,6 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness } from "./__fixtures__/http-harness.ts";
 import { createTestExecutor } from "./__fixtures__/test-executor.ts";
@@ -42,6 +44,8 @@ describe("registerDccApiExecutor", () => {
       default: 30,
     });
     expect(execute?.outputSchema?.required).toEqual(["success", "message"]);
+    // The whole tools/list payload (schemas included) stays near 1K tokens.
+    expect(new Tiktoken(o200k).encode(JSON.stringify(tools)).length).toBeLessThanOrEqual(1000);
   });
 
   it("returns structuredContent and the same JSON as text", async () => {

@@ -2,6 +2,7 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
+import { initializeBody, jsonRpcHeaders, rawRequest } from "../__fixtures__/raw-http.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -92,6 +93,61 @@ describe("dcc_execute cancellation", () => {
     expect(await harness.test.idle()).toBe(true);
     expect(journal.blockSawCancel).toBe(true);
     expect(harness.server.sessionCount).toBe(0);
+  });
+});
+
+describe("dcc_execute cancellation races", () => {
+  it("drops a request whose notifications/cancelled arrived before it", async () => {
+    harness = await startHttpHarness();
+    const init = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody });
+    const headers = {
+      ...jsonRpcHeaders,
+      "mcp-session-id": init.headers["mcp-session-id"] as string,
+      "mcp-protocol-version": "2025-06-18",
+    };
+    const post = (message: unknown) =>
+      rawRequest(harness?.url ?? "", { headers, body: JSON.stringify(message) });
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 77 } });
+    const dropped = await post({
+      jsonrpc: "2.0",
+      id: 77,
+      method: "tools/call",
+      params: { name: "dcc_execute", arguments: { code: "dispatch('block', {});" } },
+    });
+    expect(dropped.status).toBe(202);
+    const next = await post({
+      jsonrpc: "2.0",
+      id: 78,
+      method: "tools/call",
+      params: { name: "dcc_execute", arguments: { code: "return dispatch('tick', {});" } },
+    });
+    expect(next.body).toContain('"output":1');
+    expect(harness.test.journal.calls).toEqual(["tick"]);
+  });
+
+  it("stops a script cancelled while its sandbox is still starting", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const abort = new AbortController();
+    const call = client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: { code: "dispatch('tick', {}); for (;;) {}", timeout_secs: 20 },
+      },
+      undefined,
+      { signal: abort.signal },
+    );
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    // A later call on the same session proves the server has seen (and settled) the first.
+    await client.callTool({ name: "dcc_execute", arguments: { code: "return 1;" } });
+    expect(await harness.test.idle(10_000)).toBe(true);
+    // Either the request was dropped (it never ran) or it ran and stopped as cancelled.
+    const cancelled = harness.test.results.filter((result) => result["output"] !== 1);
+    expect(cancelled.length).toBeLessThanOrEqual(1);
+    for (const result of cancelled) expect(result).toMatchObject({ success: false });
+    expect(harness.test.results.some((result) => result["output"] === 1)).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@
 // dropped when idle. A session with an open response (a running call, an SSE stream) is not idle.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { EarlyCancels } from "./early-cancels.ts";
 
 /** One live session. */
 export interface HttpSession {
@@ -10,6 +11,7 @@ export interface HttpSession {
   transport: StreamableHTTPServerTransport;
   lastActivity: number;
   openResponses: number;
+  earlyCancels: EarlyCancels;
 }
 
 /** The session table with idle expiry. */
