@@ -28,7 +28,7 @@ const lightVerbs: ReadonlySet<string> = new Set([
   "query",
   "put",
   "do",
-  "us",
+  "use",
 ]);
 const lightVerbWeight = 0.7;
 // A command whose whole name the query covers (polySphere for "poly sphere") scores up to 2x.
