@@ -1,6 +1,7 @@
 import { CancelToken, currentCancelToken, withCancelToken } from "@dcc/cancel";
+import { DccApiCatalog } from "@dcc/catalog";
 import { afterAll, describe, expect, it } from "vitest";
-import { DccApiExecutor, type SearchRecord } from "./dcc-api-executor.ts";
+import { DccApiExecutor } from "./dcc-api-executor.ts";
 import type { ExecuteLogEntry, ExecuteProgress } from "./execute-options.ts";
 import type { ExecuteResult } from "./execute-result.ts";
 import { ToolDispatcher } from "./tool-dispatcher.ts";
@@ -78,15 +79,10 @@ const registry = new ToolRegistry().registerAll([
   },
 ]);
 const dispatcher = new ToolDispatcher(registry);
-const catalog = {
-  search: (query: string, options?: { limit?: number }): SearchRecord[] =>
-    registry
-      .catalogRecords()
-      .filter((record) =>
-        query.split(/\s+/).some((word) => word !== "" && record.name.includes(word)),
-      )
-      .slice(0, options?.limit ?? 10),
-};
+const catalog = new DccApiCatalog("maya", {
+  commands: registry.catalogRecords(),
+  ranker: "overlap",
+});
 const executor = new DccApiExecutor("maya", { dispatcher, catalog });
 afterAll(() => executor.close());
 
@@ -481,12 +477,17 @@ describe("DccApiExecutor.search", () => {
       results: [{ name: "add" }, { name: "echo" }],
     });
     expect(executor.search("it's", { limit: 1 }).message).toBe(
-      `No commands found matching "it's" in the maya catalog.`,
+      `Found 1 command(s) matching "it's".`,
     );
   });
 
   it("answers no hits with an empty list and a hint", () => {
-    const result = executor.search("nothing-here");
-    expect(result).toMatchObject({ success: true, results: [], hint: expect.any(String) });
+    const result = executor.search("zzz");
+    expect(result).toMatchObject({
+      success: true,
+      message: "No commands found matching 'zzz' in the maya catalog.",
+      results: [],
+      hint: expect.any(String),
+    });
   });
 });

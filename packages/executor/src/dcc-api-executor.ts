@@ -6,6 +6,7 @@ import {
   DccMcpCancelledError,
   DccMcpError,
 } from "@dcc/cancel";
+import { type CommandRecord, DccApiCatalog } from "@dcc/catalog";
 import { CommandError } from "./command-error.ts";
 import { commandErrorCodes } from "./command-error-code.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
@@ -31,23 +32,13 @@ import {
 import { ScriptStore } from "./scripts/script-store.ts";
 import type { ToolDispatcher } from "./tool-dispatcher.ts";
 
-/** A catalog record as search returns it (a `CommandRecord` of `@dcc/catalog`). */
-export interface SearchRecord {
-  name: string;
-  signature?: string;
-  description?: string;
-  [extra: string]: unknown;
-}
-
-/** What {@link DccApiExecutor.search} needs from a catalog (`DccApiCatalog` fits). */
-export interface SearchableCatalog {
-  search(query: string, options?: { limit?: number }): readonly SearchRecord[];
-}
-
 /** Options for {@link DccApiExecutor}. */
 export interface DccApiExecutorOptions {
-  /** Commands `search` looks in; without one, search finds nothing. */
-  catalog?: SearchableCatalog;
+  /**
+   * Commands `search` looks in. Default: a catalog of the dispatcher's registered commands as
+   * they are at construction (empty without a dispatcher).
+   */
+  catalog?: DccApiCatalog;
   /** Runs the host commands scripts `dispatch` to; without one, `dispatch` always fails. */
   dispatcher?: ToolDispatcher;
   /** Overrides of the default {@link ExecutorLimits}. */
@@ -82,7 +73,7 @@ export interface SearchResult {
   success: true;
   /** `Found N command(s) matching 'q'.` or `No commands found matching 'q' in the {dcc} catalog.` */
   message: string;
-  results: SearchRecord[];
+  results: CommandRecord[];
   /** Present when nothing matched. */
   hint?: string;
 }
@@ -109,8 +100,8 @@ const noHitsHint =
 export class DccApiExecutor {
   /** DCC identifier used in messages, e.g. `"maya"`. */
   readonly dccName: string;
-  /** The catalog `search` uses, if any. */
-  readonly catalog: SearchableCatalog | undefined;
+  /** The catalog `search` uses. */
+  readonly catalog: DccApiCatalog;
   /** The dispatcher scripts call into, if any. */
   readonly dispatcher: ToolDispatcher | undefined;
   /** The resolved limits. */
@@ -123,7 +114,9 @@ export class DccApiExecutor {
   /** @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit or a pool too small for it. */
   constructor(dccName: string, options: DccApiExecutorOptions = {}) {
     this.dccName = dccName;
-    this.catalog = options.catalog;
+    this.catalog =
+      options.catalog ??
+      new DccApiCatalog(dccName, { commands: options.dispatcher?.registry.catalogRecords() ?? [] });
     this.dispatcher = options.dispatcher;
     this.limits = Object.freeze(resolveExecutorLimits(options.limits));
     this.scripts =
@@ -152,7 +145,7 @@ export class DccApiExecutor {
     const limit = Number.isFinite(requested)
       ? Math.min(50, Math.max(1, Math.trunc(requested)))
       : 10;
-    const results = [...(this.catalog?.search(text, { limit }) ?? [])];
+    const results = this.catalog.search(text, { limit });
     const quoted = pythonRepr(text);
     if (results.length > 0) {
       return {

@@ -12,9 +12,7 @@ export type {
   DccApiExecutorOptions,
   ExecuteCodeOptions,
   RunScriptOptions,
-  SearchableCatalog,
   SearchOptions,
-  SearchRecord,
   SearchResult,
 } from "./dcc-api-executor.ts";
 export { DccApiExecutor } from "./dcc-api-executor.ts";

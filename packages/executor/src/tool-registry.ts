@@ -1,4 +1,5 @@
 import { DccMcpError } from "@dcc/cancel";
+import type { CommandRecord } from "@dcc/catalog";
 import { Ajv, type ValidateFunction } from "ajv";
 import type { CommandDefinition } from "./command-definition.ts";
 
@@ -94,11 +95,9 @@ export class ToolRegistry {
   }
 
   /** One catalog record (`name`, `signature?`, `description?`) per command, in order. */
-  catalogRecords(): Array<{ name: string; signature?: string; description?: string }> {
+  catalogRecords(): CommandRecord[] {
     return [...this.#commands.values()].map(({ definition }) => {
-      const record: { name: string; signature?: string; description?: string } = {
-        name: definition.name,
-      };
+      const record: CommandRecord = { name: definition.name };
       if (definition.signature !== undefined) record.signature = definition.signature;
       if (definition.description !== undefined) record.description = definition.description;
       return record;
