@@ -123,8 +123,9 @@ export class RankedIndex {
       const id = this.termIds.get(compound);
       if (id !== undefined) this.accumulate(new Map([[id, compoundQuality]]), touched, false);
     }
+    // "set the playback range" does not name the `sets` command: a lone generic verb never does.
     for (const key of [...stems, ...compounds]) {
-      const id = this.termIds.get(key);
+      const id = stems.length > 1 && lightVerbs.has(key) ? undefined : this.termIds.get(key);
       if (id !== undefined) flag(id, namedBit);
     }
     const top = new TopK(limit, this.names);
