@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { BridgeExecutor } from "./bridge-executor.ts";
+import type { JobManager } from "./job-manager.ts";
 import type { JobStore } from "./job-store.ts";
 
 /** One executor with explicit tool names, for servers that host several DCCs. */
@@ -10,6 +11,16 @@ export interface ExecutorRegistration {
   searchToolName?: string;
   /** Execute tool name. Default `dcc_execute`, or `<dccName>_execute` when several executors share a server. */
   executeToolName?: string;
+  /** Replaces the default search tool description. */
+  searchDescription?: string;
+  /** Replaces the default execute tool description (e.g. with the DCC's argument conventions). */
+  executeDescription?: string;
+}
+
+/** What {@link DccServerOptions.setup} receives besides the server. */
+export interface DccServerSetupContext {
+  /** The server's job manager; pass it to `registerDccApiExecutor` so jobs are shared and shut down with the server. */
+  jobs: JobManager;
 }
 
 /** What the HTTP and stdio servers build each MCP server from. */
@@ -26,7 +37,7 @@ export interface DccServerOptions {
    * Called for every new MCP server (one per HTTP session) after the executors are registered,
    * to add more tools. It receives the SDK's `McpServer`; this is the one place SDK types show.
    */
-  setup?: (server: McpServer) => void;
+  setup?: (server: McpServer, context: DccServerSetupContext) => void;
   /** Where async job records live. Default: in memory, bounded. */
   jobStore?: JobStore;
   /** Most async jobs running at once. Default 16. */

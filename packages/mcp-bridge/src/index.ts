@@ -12,7 +12,11 @@ export type {
   BridgeProgress,
   BridgeResult,
 } from "./bridge-executor.ts";
-export type { DccServerOptions, ExecutorRegistration } from "./dcc-server-options.ts";
+export type {
+  DccServerOptions,
+  DccServerSetupContext,
+  ExecutorRegistration,
+} from "./dcc-server-options.ts";
 export type { InMemoryJobStoreOptions } from "./in-memory-job-store.ts";
 export { InMemoryJobStore } from "./in-memory-job-store.ts";
 export type { JobManagerOptions, JobRunOptions, JobWorkContext } from "./job-manager.ts";

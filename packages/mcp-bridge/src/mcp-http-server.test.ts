@@ -159,6 +159,34 @@ describe("McpHttpServer security", () => {
   });
 });
 
+describe("McpHttpServer setup", () => {
+  it("lets setup add tools with the shared job manager, and registrations override descriptions", async () => {
+    const test = createTestExecutor();
+    const seenJobs: unknown[] = [];
+    harness = await startHttpHarness({
+      executors: [{ executor: test.executor, executeDescription: "Run a Maya script." }],
+      setup: (server, { jobs }) => {
+        seenJobs.push(jobs);
+        server.registerTool("extra_tool", { description: "Extra" }, async () => ({
+          content: [{ type: "text", text: "extra" }],
+        }));
+      },
+    });
+    const client = await harness.connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "dcc_execute",
+      "dcc_search",
+      "extra_tool",
+    ]);
+    expect(tools.find((tool) => tool.name === "dcc_execute")?.description).toBe(
+      "Run a Maya script.",
+    );
+    expect(seenJobs).toEqual([harness.server.jobs]);
+    await test.close();
+  });
+});
+
 describe("McpHttpServer sessions", () => {
   it("serves concurrent sessions independently", async () => {
     harness = await startHttpHarness();

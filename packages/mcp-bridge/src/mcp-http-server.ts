@@ -3,8 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { DccServerOptions, ExecutorRegistration } from "./dcc-server-options.ts";
-import { buildMcpServer, resolveRegistrations } from "./internal/build-mcp-server.ts";
+import type { DccServerOptions } from "./dcc-server-options.ts";
+import {
+  buildMcpServer,
+  type ResolvedRegistration,
+  resolveRegistrations,
+} from "./internal/build-mcp-server.ts";
 import { EarlyCancels } from "./internal/early-cancels.ts";
 import {
   bearerTokenMatches,
@@ -61,7 +65,7 @@ export class McpHttpServer {
   /** The job manager shared by all sessions. */
   readonly jobs: JobManager;
   readonly #options: McpHttpServerOptions;
-  readonly #registrations: Required<ExecutorRegistration>[];
+  readonly #registrations: ResolvedRegistration[];
   readonly #sessions: HttpSessionTable;
   readonly #allowedHosts: readonly string[];
   readonly #allowedOrigins: readonly string[];

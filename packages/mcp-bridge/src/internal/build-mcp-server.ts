@@ -7,8 +7,14 @@ import type { JobManager } from "../job-manager.ts";
 import { McpBridgeError } from "../mcp-bridge-error.ts";
 import { registerDccApiExecutor } from "../register-dcc-api-executor.ts";
 
+/** A registration with its tool names settled. */
+export type ResolvedRegistration = ExecutorRegistration & {
+  searchToolName: string;
+  executeToolName: string;
+};
+
 /** Resolves tool names for every executor and checks they are distinct. */
-export function resolveRegistrations(options: DccServerOptions): Required<ExecutorRegistration>[] {
+export function resolveRegistrations(options: DccServerOptions): ResolvedRegistration[] {
   const entries = (options.executors ?? []).map(
     (entry): ExecutorRegistration =>
       "executor" in entry ? entry : { executor: entry as BridgeExecutor },
@@ -20,8 +26,8 @@ export function resolveRegistrations(options: DccServerOptions): Required<Execut
   const seen = new Set<string>();
   return entries.map((entry) => {
     const prefix = several ? entry.executor.dccName : "dcc";
-    const resolved = {
-      executor: entry.executor,
+    const resolved: ResolvedRegistration = {
+      ...entry,
       searchToolName: entry.searchToolName ?? `${prefix}_search`,
       executeToolName: entry.executeToolName ?? `${prefix}_execute`,
     };
@@ -41,7 +47,7 @@ export function resolveRegistrations(options: DccServerOptions): Required<Execut
 /** A new McpServer with the executors registered and `setup` applied. */
 export function buildMcpServer(
   options: DccServerOptions,
-  registrations: Required<ExecutorRegistration>[],
+  registrations: ResolvedRegistration[],
   jobs: JobManager,
 ): McpServer {
   const server = new McpServer(
@@ -51,17 +57,21 @@ export function buildMcpServer(
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
-  for (const { executor, searchToolName, executeToolName } of registrations) {
+  for (const registration of registrations) {
+    const { executor, searchToolName, executeToolName, searchDescription, executeDescription } =
+      registration;
     registerDccApiExecutor(server, executor, {
       searchToolName,
       executeToolName,
       jobs,
+      ...(searchDescription === undefined ? {} : { searchDescription }),
+      ...(executeDescription === undefined ? {} : { executeDescription }),
       ...(options.maxResultChars === undefined ? {} : { maxResultChars: options.maxResultChars }),
       ...(options.progressIntervalMs === undefined
         ? {}
         : { progressIntervalMs: options.progressIntervalMs }),
     });
   }
-  options.setup?.(server);
+  options.setup?.(server, { jobs });
   return server;
 }
