@@ -30,24 +30,28 @@ export class InMemoryJobStore implements JobStore {
     return this.#records.size;
   }
 
+  /** Stores a copy of `record`, then drops records beyond the cap. */
   create(record: JobRecord): void {
     this.#prune();
     this.#records.set(record.jobId, structuredClone(record));
     this.#enforceCap();
   }
 
+  /** A copy of the record, or undefined when unknown or expired. */
   get(jobId: string): JobRecord | undefined {
     this.#prune();
     const record = this.#records.get(jobId);
     return record === undefined ? undefined : structuredClone(record);
   }
 
+  /** Merges a copy of `patch` into the record; ignored when the record is gone. */
   update(jobId: string, patch: Partial<Omit<JobRecord, "jobId">>): void {
     const record = this.#records.get(jobId);
     if (record === undefined) return;
     Object.assign(record, structuredClone(patch));
   }
 
+  /** Copies of all live records, newest first. */
   list(): JobRecord[] {
     this.#prune();
     return [...this.#records.values()].reverse().map((record) => structuredClone(record));

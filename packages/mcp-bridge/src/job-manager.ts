@@ -55,6 +55,7 @@ export class JobManager {
   #runningJobs = 0;
   #closed = false;
 
+  /** Creates a manager; see {@link JobManagerOptions} for the bounds. */
   constructor(options: JobManagerOptions = {}) {
     this.store = options.store ?? new InMemoryJobStore();
     this.#maxRunningJobs = Math.max(1, options.maxRunningJobs ?? 16);
