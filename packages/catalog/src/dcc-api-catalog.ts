@@ -54,6 +54,7 @@ export class DccApiCatalog implements Iterable<CommandRecord> {
   private index: RankedIndex | undefined;
 
   /**
+   * Creates a catalog for `dccName` from `commands`, then `catalogText`.
    * @throws {@link CatalogLineError} when a `catalogText` line has no usable command name.
    * @throws {@link CommandRecordError} when a record is not an object or its name not a string.
    * @throws {@link RankerError} for an unknown `ranker`.

@@ -1,9 +1,9 @@
 import type { CommandRecord } from "../command-record.ts";
 import { buildIndex } from "./build-index.ts";
-import { compareCodePoints } from "./compare-code-points.ts";
 import { boundedEditDistance } from "./edit-distance.ts";
 import { queryTerms } from "./query-terms.ts";
 import type { SynonymMap } from "./synonym-groups.ts";
+import { TopK } from "./top-k.ts";
 
 // Match qualities relative to an exact stem match.
 const synonymQuality = 0.6;
@@ -225,45 +225,4 @@ export class RankedIndex {
     }
     return this.byInitial;
   }
-}
-
-// The best `limit` documents seen so far, best first: score descending, then shorter name, then
-// name by code point. Cheaper than sorting every matching document.
-class TopK {
-  private readonly entries: Entry[] = [];
-  private readonly limit: number;
-  private readonly names: readonly string[];
-
-  constructor(limit: number, names: readonly string[]) {
-    this.limit = limit;
-    this.names = names;
-  }
-
-  offer(document: number, score: number): void {
-    const { entries, limit } = this;
-    if (entries.length === limit && !this.before(document, score, entries[limit - 1] as Entry)) {
-      return;
-    }
-    let index = entries.length === limit ? limit - 1 : entries.length;
-    if (entries.length === limit) entries.pop();
-    while (index > 0 && this.before(document, score, entries[index - 1] as Entry)) index--;
-    entries.splice(index, 0, { document, score });
-  }
-
-  documents(): number[] {
-    return this.entries.map((entry) => entry.document);
-  }
-
-  private before(document: number, score: number, other: Entry): boolean {
-    if (score !== other.score) return score > other.score;
-    const name = this.names[document] as string;
-    const otherName = this.names[other.document] as string;
-    if (name.length !== otherName.length) return name.length < otherName.length;
-    return compareCodePoints(name, otherName) < 0;
-  }
-}
-
-interface Entry {
-  document: number;
-  score: number;
 }
