@@ -13,7 +13,7 @@ describe("TopK", () => {
       fc.property(entries, fc.integer({ min: 1, max: 10 }), (items, limit) => {
         const names = items.map((item) => item.name);
         const top = new TopK(limit, names);
-        items.forEach((item, document) => top.offer(document, item.score));
+        for (const [document, item] of items.entries()) top.offer(document, item.score);
         const expected = items
           .map((item, document) => ({ ...item, document }))
           .sort(
