@@ -124,6 +124,7 @@ export function registerDccApiExecutor(
                 logLevel,
                 progressIntervalMs: options.progressIntervalMs ?? 50,
                 maxLogNotifications: options.maxLogNotifications ?? 200,
+                maxResultChars,
               });
         return toToolResult(result, maxResultChars);
       },

@@ -12,6 +12,7 @@ import type { JobManager, JobWorkContext } from "../job-manager.ts";
 import { runInCallContext } from "./call-context.ts";
 import { CallNotifier, type SendNotification } from "./call-notifier.ts";
 import { jobView } from "./job-view.ts";
+import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
 
 /** Settings of the execute tool that do not change per call. */
@@ -21,6 +22,7 @@ export interface ExecuteCallSettings {
   logLevel: () => LoggingLevel | undefined;
   progressIntervalMs: number;
   maxLogNotifications: number;
+  maxResultChars: number;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -47,8 +49,18 @@ export async function runExecuteCall(
   const runOptions = { dccName, ...(parentJobId === undefined ? {} : { parentJobId }) };
 
   if (args.async === true || meta.async) {
-    const record = settings.jobs.startJob(runOptions, (context) =>
-      runScript(executor, args, context, { onProgress: context.reportProgress }, extra.sessionId),
+    // The store keeps the shaped result, so retained jobs stay bounded in size too.
+    const record = settings.jobs.startJob(runOptions, async (context) =>
+      fitResult(
+        await runScript(
+          executor,
+          args,
+          context,
+          { onProgress: context.reportProgress },
+          extra.sessionId,
+        ),
+        settings.maxResultChars,
+      ),
     );
     if (record === undefined) return busy(dccName, "jobs");
     const poll = { job_id: record.jobId, job_action: "status" };

@@ -99,6 +99,7 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bo
     });
     request.on("end", () => finish({ ok: true, text: Buffer.concat(chunks).toString("utf8") }));
     request.on("error", () => finish({ ok: false, tooLarge: false }));
-    request.on("aborted", () => finish({ ok: false, tooLarge: false }));
+    // A request that closes before its end arrived was abandoned mid-body.
+    request.on("close", () => finish({ ok: false, tooLarge: false }));
   });
 }
