@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   assertServing,
   callTool,
@@ -30,6 +30,16 @@ beforeAll(async () => {
   await assertServing(client);
 });
 
+// After every entry (known bugs included): nothing leaked into the host, the secret never showed,
+// and the server still answers a search and a trivial execute.
+afterEach(async () => {
+  const text = seen.at(-1) ?? "";
+  expect(text).not.toContain(secret);
+  expect(prototypeNames()).toEqual(before);
+  expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  await assertServing(client);
+});
+
 afterAll(async () => {
   await harness?.close();
   delete process.env[secretName];
@@ -41,53 +51,51 @@ describe("the hostile-script battery", () => {
     expect(new Set(hostileScripts.map((script) => script.name)).size).toBe(hostileScripts.length);
   });
 
-  it.each(hostileScripts)("$group: $name", async ({ args, expect: expectation }) => {
-    const limitSecs =
-      typeof args["timeout_secs"] === "number" && Number.isInteger(args["timeout_secs"])
-        ? Math.min(300, Math.max(1, args["timeout_secs"]))
-        : 30;
-    const { result, ms } = await callTool(client, "dcc_execute", args, (limitSecs + 15) * 1000);
-    const text = resultText(result);
-    seen.push(text);
+  for (const { name, group, args, expect: expectation, knownBug } of hostileScripts) {
+    // A known bug runs as `it.fails`: the entry still runs, and turns red once the bug is fixed.
+    const test = knownBug === undefined ? it : it.fails;
+    test(`${group}: ${name}${knownBug === undefined ? "" : " (known bug)"}`, async () => {
+      const limitSecs =
+        typeof args["timeout_secs"] === "number" && Number.isInteger(args["timeout_secs"])
+          ? Math.min(300, Math.max(1, args["timeout_secs"]))
+          : 30;
+      const { result, ms } = await callTool(client, "dcc_execute", args, (limitSecs + 15) * 1000);
+      const text = resultText(result);
+      seen.push(text);
 
-    // Ends within its limit + 2 s, with a clear answer.
-    expect(ms, text.slice(0, 400)).toBeLessThanOrEqual((limitSecs + 2) * 1000);
-    const structured = result.structuredContent;
-    switch (expectation.kind) {
-      case "ok": {
-        expect(structured?.["success"], text.slice(0, 600)).toBe(true);
-        expect(result.isError).toBeFalsy();
-        if ("output" in expectation) expect(structured?.["output"]).toEqual(expectation.output);
-        expectation.check?.(structured?.["output"], (structured?.["logs"] as unknown[]) ?? []);
-        break;
+      // Ends within its limit + 2 s, with a clear answer.
+      expect(ms, text.slice(0, 400)).toBeLessThanOrEqual((limitSecs + 2) * 1000);
+      const structured = result.structuredContent;
+      switch (expectation.kind) {
+        case "ok": {
+          expect(structured?.["success"], text.slice(0, 600)).toBe(true);
+          expect(result.isError).toBeFalsy();
+          if ("output" in expectation) expect(structured?.["output"]).toEqual(expectation.output);
+          expectation.check?.(structured?.["output"], (structured?.["logs"] as unknown[]) ?? []);
+          break;
+        }
+        case "error": {
+          expect(structured?.["success"], text.slice(0, 600)).toBe(false);
+          expect(result.isError).toBe(true);
+          const codes =
+            typeof expectation.errorCode === "string"
+              ? [expectation.errorCode]
+              : expectation.errorCode;
+          expect(codes, text.slice(0, 600)).toContain(structured?.["errorCode"]);
+          expect(typeof structured?.["message"]).toBe("string");
+          expect(typeof structured?.["error"]).toBe("string");
+          if (expectation.error !== undefined)
+            expect(structured?.["error"]).toMatch(expectation.error);
+          break;
+        }
+        case "refused": {
+          expect(result.isError).toBe(true);
+          expect(text).toMatch(expectation.text);
+          break;
+        }
       }
-      case "error": {
-        expect(structured?.["success"], text.slice(0, 600)).toBe(false);
-        expect(result.isError).toBe(true);
-        const codes =
-          typeof expectation.errorCode === "string"
-            ? [expectation.errorCode]
-            : expectation.errorCode;
-        expect(codes, text.slice(0, 600)).toContain(structured?.["errorCode"]);
-        expect(typeof structured?.["message"]).toBe("string");
-        expect(typeof structured?.["error"]).toBe("string");
-        if (expectation.error !== undefined)
-          expect(structured?.["error"]).toMatch(expectation.error);
-        break;
-      }
-      case "refused": {
-        expect(result.isError).toBe(true);
-        expect(text).toMatch(expectation.text);
-        break;
-      }
-    }
-
-    // Nothing leaked into the host, and the server still serves.
-    expect(text).not.toContain(secret);
-    expect(prototypeNames()).toEqual(before);
-    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
-    await assertServing(client);
-  });
+    });
+  }
 
   it("never showed the server's secret in any output", () => {
     expect(seen.length).toBe(hostileScripts.length);

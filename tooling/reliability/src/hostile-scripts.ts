@@ -21,6 +21,11 @@ export interface HostileScript {
   /** The `dcc_execute` arguments (`timeout_secs` defaults to 2). */
   args: Record<string, unknown>;
   expect: Expectation;
+  /**
+   * Set when the stack does not meet the expectation yet: the battery runs the entry as
+   * `it.fails` and this text says where the bug is.
+   */
+  knownBug?: string;
 }
 
 const forbiddenGlobals = [
@@ -279,9 +284,11 @@ return codes;`,
     group: "bomb",
     args: code(
       "const items = []; for (;;) items.push({ index: items.length, text: 'xxxxxxxx' });",
-      3,
+      10,
     ),
-    expect: { kind: "error", errorCode: ["LIMIT_EXCEEDED", "TIMEOUT"], error: /memory|timeout/ },
+    expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", error: /memory limit/ },
+    knownBug:
+      'packages/executor/src/internal/run-in-sandbox.ts: out of memory under GC thrash comes back as SCRIPT_ERROR with the bare text "Error" (no message, no limit), so the memory limit is not named',
   },
   {
     name: "string doubling",
@@ -359,7 +366,7 @@ return codes;`,
   {
     name: "a 50 MB return value",
     group: "output",
-    args: code("return 'x'.repeat(50 * 1024 * 1024);", 3),
+    args: code("return 'x'.repeat(50 * 1024 * 1024);", 10),
     expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", error: /memory|output/ },
   },
   {
