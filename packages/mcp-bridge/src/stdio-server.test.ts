@@ -73,6 +73,56 @@ describe("runStdioServer in a spawned process", () => {
     expect(settle).toBeGreaterThan(probe);
   }, 30_000);
 
+  it("cancels the call in flight when stdin closes, then exits", async () => {
+    const child = spawn(process.execPath, ["--conditions=@dcc/source", "--import", "tsx", entry], {
+      cwd: packageRoot,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.once("exit", (code) => resolve(code)),
+    );
+    const send = (message: unknown): void => void child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: {
+        name: "dcc_execute",
+        arguments: { code: "dispatch('block', {}); dispatch('tick', {});" },
+      },
+    });
+    const deadline = Date.now() + 20_000;
+    while (!stderr.includes("STARTED block") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(stderr).toContain("STARTED block");
+    child.stdin.end();
+    // "block" would hold for 10 s; the shutdown must cut it short.
+    const timeout = new Promise<"timeout">((resolve) =>
+      setTimeout(() => resolve("timeout"), 8_000).unref(),
+    );
+    const outcome = await Promise.race([exited, timeout]);
+    if (outcome === "timeout") child.kill("SIGKILL");
+    expect(outcome).toBe(0);
+    const journal = JSON.parse(/JOURNAL (.*)/.exec(stderr)?.[1] ?? "{}");
+    expect(journal).toMatchObject({ blockSawCancel: true, calls: ["block"] });
+  }, 40_000);
+
   it("exits cleanly when stdin closes", async () => {
     const child = spawn(process.execPath, ["--conditions=@dcc/source", "--import", "tsx", entry], {
       cwd: packageRoot,

@@ -1,10 +1,20 @@
 // A stdio MCP server process for the tests: the real executor over the test host commands.
-// Run with `node --conditions=@dcc/source --import tsx stdio-entry.ts`.
+// Run with `node --conditions=@dcc/source --import tsx stdio-entry.ts`. Reports on stderr (never
+// stdout, which carries the protocol): "STARTED <command>" as host commands start, and
+// "JOURNAL <json>" on exit.
 import { runStdioServer } from "../stdio-server.ts";
 import { createTestExecutor } from "./test-executor.ts";
 
 const test = createTestExecutor("maya");
+let reported = 0;
+const reporter = setInterval(() => {
+  for (; reported < test.journal.calls.length; reported++) {
+    process.stderr.write(`STARTED ${test.journal.calls[reported]}\n`);
+  }
+}, 2);
 const server = await runStdioServer({ name: "stdio-test", executors: [test.real] });
 await server.closed;
+clearInterval(reporter);
+process.stderr.write(`JOURNAL ${JSON.stringify(test.journal)}\n`);
 await test.close();
 process.exit(0);
