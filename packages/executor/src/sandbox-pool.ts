@@ -176,7 +176,7 @@ export class SandboxPool {
   ): Promise<PooledWorker | null | "cancelled" | "timeout"> {
     for (;;) {
       if (this.#closed) return null;
-      const idle = this.#idle.pop();
+      const idle = this.#idle.shift();
       if (idle !== undefined) {
         if (!idle.dead) return idle;
         this.#all.delete(idle);

@@ -106,6 +106,11 @@ export class PooledWorker {
   }
 
   #onMessage(message: WorkerMessage): void {
+    if (message.type === "poisoned") {
+      this.#die(new Error("sandbox worker's QuickJS module is suspect"));
+      void this.#worker.terminate();
+      return;
+    }
     const active = this.#active;
     if (active === null || message.type === "ready" || message.id !== active.id) return;
     switch (message.type) {

@@ -43,27 +43,240 @@ interface Stop {
 
 const logLevels = new Set<string>(["log", "info", "warn", "error"]);
 
-/** Runs `request` to completion and reports how it ended; never throws. */
+/** Mutable state of the run a prepared sandbox is currently serving. */
+interface RunState {
+  request: RunRequest;
+  host: SandboxHost;
+  logs: LogEntry[];
+  logChars: number;
+  droppedLogs: number;
+  dispatchCalls: number;
+  stop: Stop | null;
+}
+
+/**
+ * A fresh runtime and context with the bootstrap already evaluated, waiting for one script.
+ * The worker prepares the next one while it idles, which takes runtime creation off the
+ * critical path. Single use: {@link runPrepared} disposes it.
+ */
+export interface PreparedSandbox {
+  readonly maxLogChars: number;
+  /** Frees it without running anything (e.g. when limits changed). */
+  dispose(): void;
+}
+
+interface PreparedState extends PreparedSandbox {
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  handles: QuickJSHandle[];
+  serialize: QuickJSHandle;
+  current: RunState | null;
+}
+
+const stopFrom = (reason: StopReason): Stop =>
+  reason === "cancelled"
+    ? { errorCode: "CANCELLED", error: "Script was cancelled" }
+    : { errorCode: "TIMEOUT", error: "Script exceeded its timeout", limit: "timeout" };
+
+function disposeAll(
+  runtime: QuickJSRuntime | undefined,
+  context: QuickJSContext | undefined,
+  handles: QuickJSHandle[],
+): void {
+  for (let i = handles.length - 1; i >= 0; i--) {
+    const handle = handles[i] as QuickJSHandle;
+    if (handle.alive) handle.dispose();
+  }
+  handles.length = 0;
+  if (context?.alive) context.dispose();
+  if (runtime?.alive) runtime.dispose();
+}
+
+/**
+ * Creates a runtime and context and runs the bootstrap. Throws if QuickJS fails (the module is
+ * then suspect).
+ */
+export function prepareSandbox(module: SandboxModule, maxLogChars: number): PreparedSandbox {
+  const handles: QuickJSHandle[] = [];
+  const own = <T extends QuickJSHandle>(handle: T): T => {
+    handles.push(handle);
+    return handle;
+  };
+  let runtime: QuickJSRuntime | undefined;
+  let context: QuickJSContext | undefined;
+  try {
+    runtime = module.newRuntime();
+    const rt = runtime;
+    const ctx = rt.newContext();
+    context = ctx;
+    const state = { current: null } as { current: RunState | null };
+
+    // Inactive until a run starts: interrupting the bootstrap would look like a broken sandbox.
+    rt.setInterruptHandler(() => {
+      const run = state.current;
+      if (run === null) return false;
+      if (run.stop !== null) return true;
+      const reason = run.host.checkStop();
+      if (reason === null) return false;
+      run.stop = stopFrom(reason);
+      return true;
+    });
+
+    const hostDispatch = own(
+      ctx.newFunction("dispatch", (nameHandle, argsHandle) => {
+        const run = state.current;
+        if (run === null) throw new Error("No script is running");
+        if (run.stop === null) {
+          const reason = run.host.checkStop();
+          if (reason !== null) run.stop = stopFrom(reason);
+        }
+        if (run.stop !== null) throw new Error(run.stop.error);
+        const max = run.request.limits.maxDispatchCalls;
+        if (run.dispatchCalls >= max) {
+          run.stop = {
+            errorCode: "LIMIT_EXCEEDED",
+            error: `Script made more than ${max} dispatch calls (dispatch call limit)`,
+            limit: "dispatchCalls",
+          };
+          throw new Error(run.stop.error);
+        }
+        run.dispatchCalls++;
+        const reply = run.host.dispatch(ctx.getString(nameHandle), ctx.getString(argsHandle));
+        if (reply === null) {
+          run.stop ??= stopFrom(run.host.checkStop() ?? "cancelled");
+          throw new Error(run.stop.error);
+        }
+        return ctx.newString(reply);
+      }),
+    );
+    const hostLog = own(
+      ctx.newFunction("log", (levelHandle, messageHandle) => {
+        const run = state.current;
+        if (run === null) return;
+        const level = ctx.getString(levelHandle);
+        const message = ctx.getString(messageHandle);
+        if (!logLevels.has(level)) return;
+        const { maxLogEntries, maxLogChars: maxChars } = run.request.limits;
+        if (run.logs.length >= maxLogEntries || run.logChars + message.length > maxChars) {
+          run.droppedLogs++;
+          return;
+        }
+        run.logChars += message.length;
+        const entry: LogEntry = { level: level as LogLevel, message };
+        run.logs.push(entry);
+        run.host.log?.(entry);
+      }),
+    );
+    const hostProgress = own(
+      ctx.newFunction("progress", (doneHandle, totalHandle, messageHandle) => {
+        const run = state.current;
+        if (run === null) return;
+        const done = ctx.getNumber(doneHandle);
+        if (!Number.isFinite(done)) return;
+        const update: ProgressUpdate = { progress: done };
+        if (ctx.typeof(totalHandle) === "number") {
+          const total = ctx.getNumber(totalHandle);
+          if (Number.isFinite(total)) update.total = total;
+        }
+        if (ctx.typeof(messageHandle) === "string") {
+          update.message = ctx.getString(messageHandle).slice(0, 1000);
+        }
+        run.host.progress?.(update);
+      }),
+    );
+    const maxLogCharsHandle = own(ctx.newNumber(maxLogChars));
+    const bootstrap = ctx.evalCode(GUEST_BOOTSTRAP, "bootstrap.js");
+    if (bootstrap.error) {
+      own(bootstrap.error);
+      throw new Error("The sandbox bootstrap failed to evaluate");
+    }
+    const bootstrapFn = own(bootstrap.value);
+    const made = ctx.callFunction(
+      bootstrapFn,
+      ctx.undefined,
+      hostDispatch,
+      hostLog,
+      hostProgress,
+      maxLogCharsHandle,
+    );
+    if (made.error) {
+      own(made.error);
+      throw new Error("The sandbox bootstrap failed to run");
+    }
+    const serialize = own(made.value);
+    const prepared: PreparedState = Object.assign(state, {
+      maxLogChars,
+      runtime: rt,
+      context: ctx,
+      handles,
+      serialize,
+      dispose: () => disposeAll(rt, ctx, handles),
+    });
+    return prepared;
+  } catch (error) {
+    try {
+      disposeAll(runtime, context, handles);
+    } catch {
+      // Already failing; the caller treats the module as suspect.
+    }
+    throw error;
+  }
+}
+
+/** Runs `request` in a fresh sandbox and reports how it ended; never throws. */
 export function runInSandbox(
   module: SandboxModule,
   request: RunRequest,
   host: SandboxHost,
 ): RunOutcome {
+  let prepared: PreparedSandbox;
+  try {
+    prepared = prepareSandbox(module, request.limits.maxLogChars);
+  } catch (error) {
+    return {
+      status: "error",
+      errorCode: "INTERNAL",
+      error: `The sandbox failed to start: ${error instanceof Error ? error.message : String(error)}`,
+      logs: [],
+      dispatchCalls: 0,
+      poisoned: true,
+    };
+  }
+  return runPrepared(prepared, request, host);
+}
+
+/**
+ * Runs `request` in a sandbox from {@link prepareSandbox} (whose `maxLogChars` must match the
+ * request's), then disposes it, unless `deferDispose` leaves that to the caller (the worker
+ * reports the result first). Never throws.
+ */
+export function runPrepared(
+  sandbox: PreparedSandbox,
+  request: RunRequest,
+  host: SandboxHost,
+  options: { deferDispose?: boolean } = {},
+): RunOutcome {
+  const prepared = sandbox as PreparedState;
   const { limits } = request;
   const filename = request.filename ?? "script.ts";
-  const logs: LogEntry[] = [];
-  let logChars = 0;
-  let droppedLogs = 0;
-  let dispatchCalls = 0;
-  let stop: Stop | null = null;
+  const run: RunState = {
+    request,
+    host,
+    logs: [],
+    logChars: 0,
+    droppedLogs: 0,
+    dispatchCalls: 0,
+    stop: null,
+  };
   let poisoned = false;
-
-  const stopFrom = (reason: StopReason): Stop =>
-    reason === "cancelled"
-      ? { errorCode: "CANCELLED", error: "Script was cancelled" }
-      : { errorCode: "TIMEOUT", error: "Script exceeded its timeout", limit: "timeout" };
+  const handles = prepared.handles;
+  const own = <T extends QuickJSHandle>(handle: T): T => {
+    handles.push(handle);
+    return handle;
+  };
 
   const finishLogs = (): LogEntry[] => {
+    const { logs, droppedLogs } = run;
     if (droppedLogs > 0) {
       logs.push({
         level: "warn",
@@ -78,123 +291,26 @@ export function runInSandbox(
       errorCode,
       error,
       logs: finishLogs(),
-      dispatchCalls,
+      dispatchCalls: run.dispatchCalls,
       poisoned,
     };
     if (limit !== undefined) outcome.limit = limit;
     return outcome;
   };
   const failStopped = (): RunOutcome => {
-    const current = stop as Stop;
+    const current = run.stop as Stop;
     return fail(current.errorCode, current.error, current.limit);
-  };
-
-  let runtime: QuickJSRuntime | undefined;
-  let context: QuickJSContext | undefined;
-  const handles: QuickJSHandle[] = [];
-  const own = <T extends QuickJSHandle>(handle: T): T => {
-    handles.push(handle);
-    return handle;
   };
 
   let outcome: RunOutcome;
   try {
-    runtime = module.newRuntime();
-    runtime.setMemoryLimit(limits.memoryBytes);
-    runtime.setMaxStackSize(limits.stackBytes);
-    // Armed once the bootstrap ran: interrupting the bootstrap would look like a broken sandbox.
-    let armed = false;
-    runtime.setInterruptHandler(() => {
-      if (!armed) return false;
-      if (stop !== null) return true;
-      const reason = host.checkStop();
-      if (reason === null) return false;
-      stop = stopFrom(reason);
-      return true;
-    });
-    const ctx = runtime.newContext();
-    context = ctx;
+    const { runtime: rt, context: ctx, serialize } = prepared;
+    rt.setMemoryLimit(limits.memoryBytes);
+    rt.setMaxStackSize(limits.stackBytes);
+    prepared.current = run;
+    outcome = evaluate();
 
-    const hostDispatch = own(
-      ctx.newFunction("dispatch", (nameHandle, argsHandle) => {
-        if (stop === null) {
-          const reason = host.checkStop();
-          if (reason !== null) stop = stopFrom(reason);
-        }
-        if (stop !== null) throw new Error(stop.error);
-        if (dispatchCalls >= limits.maxDispatchCalls) {
-          stop = {
-            errorCode: "LIMIT_EXCEEDED",
-            error: `Script made more than ${limits.maxDispatchCalls} dispatch calls (dispatch call limit)`,
-            limit: "dispatchCalls",
-          };
-          throw new Error(stop.error);
-        }
-        dispatchCalls++;
-        const reply = host.dispatch(ctx.getString(nameHandle), ctx.getString(argsHandle));
-        if (reply === null) {
-          stop ??= stopFrom(host.checkStop() ?? "cancelled");
-          throw new Error(stop.error);
-        }
-        return ctx.newString(reply);
-      }),
-    );
-    const hostLog = own(
-      ctx.newFunction("log", (levelHandle, messageHandle) => {
-        const level = ctx.getString(levelHandle);
-        const message = ctx.getString(messageHandle);
-        if (!logLevels.has(level)) return;
-        if (logs.length >= limits.maxLogEntries || logChars + message.length > limits.maxLogChars) {
-          droppedLogs++;
-          return;
-        }
-        logChars += message.length;
-        const entry: LogEntry = { level: level as LogLevel, message };
-        logs.push(entry);
-        host.log?.(entry);
-      }),
-    );
-    const hostProgress = own(
-      ctx.newFunction("progress", (doneHandle, totalHandle, messageHandle) => {
-        const done = ctx.getNumber(doneHandle);
-        if (!Number.isFinite(done)) return;
-        const update: ProgressUpdate = { progress: done };
-        if (ctx.typeof(totalHandle) === "number") {
-          const total = ctx.getNumber(totalHandle);
-          if (Number.isFinite(total)) update.total = total;
-        }
-        if (ctx.typeof(messageHandle) === "string") {
-          update.message = ctx.getString(messageHandle).slice(0, 1000);
-        }
-        host.progress?.(update);
-      }),
-    );
-    const maxLogChars = own(ctx.newNumber(limits.maxLogChars));
-
-    const bootstrap = ctx.evalCode(GUEST_BOOTSTRAP, "bootstrap.js");
-    if (bootstrap.error) {
-      own(bootstrap.error);
-      throw new Error("The sandbox bootstrap failed to evaluate");
-    }
-    const bootstrapFn = own(bootstrap.value);
-    const made = ctx.callFunction(
-      bootstrapFn,
-      ctx.undefined,
-      hostDispatch,
-      hostLog,
-      hostProgress,
-      maxLogChars,
-    );
-    if (made.error) {
-      own(made.error);
-      throw new Error("The sandbox bootstrap failed to run");
-    }
-    const serialize = own(made.value);
-    armed = true;
-
-    outcome = evaluate(ctx, runtime);
-
-    function evaluate(ctx: QuickJSContext, rt: QuickJSRuntime): RunOutcome {
+    function evaluate(): RunOutcome {
       let wrapped: string;
       try {
         wrapped = wrapScript(request.code, request.entry);
@@ -202,7 +318,7 @@ export function runInSandbox(
         return fail("SCRIPT_ERROR", String(error));
       }
       let result = ctx.evalCode(wrapped, filename);
-      if (result.error && stop === null && isSyntaxError(ctx, result.error)) {
+      if (result.error && run.stop === null && isSyntaxError(ctx, result.error)) {
         // Not plain JavaScript: try it as TypeScript. Plain JS skips sucrase, which saves ~0.1 ms.
         let stripped: string | undefined;
         try {
@@ -217,18 +333,18 @@ export function runInSandbox(
       }
       if (result.error) {
         const error = own(result.error);
-        if (stop !== null) return failStopped();
-        return scriptError(ctx, error);
+        if (run.stop !== null) return failStopped();
+        return scriptError(error);
       }
       const promise = own(result.value);
       for (;;) {
         const jobs = rt.executePendingJobs();
         if (jobs.error) {
           const error = own(jobs.error);
-          if (stop !== null) return failStopped();
-          return scriptError(ctx, error);
+          if (run.stop !== null) return failStopped();
+          return scriptError(error);
         }
-        if (stop !== null) return failStopped();
+        if (run.stop !== null) return failStopped();
         const state = ctx.getPromiseState(promise);
         if (state.type === "pending") {
           if (rt.hasPendingJob()) continue;
@@ -239,25 +355,26 @@ export function runInSandbox(
         }
         if (state.type === "rejected") {
           const error = own(state.error);
-          if (stop !== null) return failStopped();
-          return scriptError(ctx, error);
+          if (run.stop !== null) return failStopped();
+          return scriptError(error);
         }
         const value = own(state.value);
         const json = ctx.callFunction(serialize, ctx.undefined, value);
         if (json.error) {
           const error = own(json.error);
-          if (stop !== null) return failStopped();
-          return scriptError(ctx, error);
+          if (run.stop !== null) return failStopped();
+          return scriptError(error);
         }
         const text = own(json.value);
         // A cancel or deadline that raced the script's last steps still wins.
-        if (stop === null) {
+        if (run.stop === null) {
           const reason = host.checkStop();
-          if (reason !== null) stop = stopFrom(reason);
+          if (reason !== null) run.stop = stopFrom(reason);
         }
-        if (stop !== null) return failStopped();
-        if (ctx.typeof(text) !== "string")
+        if (run.stop !== null) return failStopped();
+        if (ctx.typeof(text) !== "string") {
           return fail("SCRIPT_ERROR", "Output is not serializable");
+        }
         // Read the length first: copying a huge string out of the guest is the expensive part.
         const length = ctx.getNumber(own(ctx.getProp(text, "length")));
         if (length > limits.maxOutputChars) {
@@ -271,16 +388,16 @@ export function runInSandbox(
           status: "ok",
           outputJson: ctx.getString(text),
           logs: finishLogs(),
-          dispatchCalls,
+          dispatchCalls: run.dispatchCalls,
           poisoned,
         };
       }
     }
 
-    function scriptError(ctx: QuickJSContext, error: QuickJSHandle): RunOutcome {
+    function scriptError(error: QuickJSHandle): RunOutcome {
       // After an out-of-memory error even reading `name` needs memory; the script is over, so
-      // lend it some headroom (the worker's WASM memory has 32 MiB of it).
-      runtime?.setMemoryLimit(limits.memoryBytes + 4 * 1024 * 1024);
+      // lend it some headroom (the worker's WASM memory has room for it).
+      rt.setMemoryLimit(limits.memoryBytes + 4 * 1024 * 1024);
       const { name, message, stack } = readError(ctx, error);
       if (name === "InternalError" && /out of memory/.test(message)) {
         return fail(
@@ -307,20 +424,18 @@ export function runInSandbox(
       `The sandbox failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
     );
   }
+  prepared.current = null;
+  outcome.poisoned = poisoned;
+  if (options.deferDispose === true) return outcome;
   try {
-    for (let i = handles.length - 1; i >= 0; i--) {
-      const handle = handles[i] as QuickJSHandle;
-      if (handle.alive) handle.dispose();
-    }
-    context?.dispose();
-    runtime?.dispose();
+    prepared.dispose();
   } catch (error) {
-    poisoned = true;
+    outcome.poisoned = true;
     if (outcome.status === "ok") {
       outcome = fail("INTERNAL", `The sandbox failed while cleaning up: ${String(error)}`);
+      outcome.poisoned = true;
     }
   }
-  outcome.poisoned = poisoned;
   return outcome;
 }
 

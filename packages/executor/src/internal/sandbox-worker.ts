@@ -9,7 +9,12 @@ import {
   type QuickJSSyncVariant,
 } from "quickjs-emscripten-core";
 import { ANSWER_SLOT, CANCEL_SLOT, WAKE_SLOT } from "./control-block.ts";
-import { runInSandbox, type StopReason } from "./run-in-sandbox.ts";
+import {
+  type PreparedSandbox,
+  prepareSandbox,
+  runPrepared,
+  type StopReason,
+} from "./run-in-sandbox.ts";
 import type { ProgressUpdate } from "./sandbox-types.ts";
 import type {
   ReplyMessage,
@@ -32,13 +37,45 @@ const replyPort = data.replyPort;
 const wasmMemory = newWasmMemory(data.wasmPages);
 const module = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant(), { wasmMemory }));
 let callSeq = 0;
+// The next run's runtime and context, made while idle (runtime creation is most of a run's cost).
+let prepared: PreparedSandbox | undefined;
+let preparing: NodeJS.Immediate | undefined;
+// Set when disposing a runtime failed: the module is suspect and this worker must be replaced.
+let broken = false;
 
 const post = (message: WorkerMessage): void => port.postMessage(message);
 
 port.on("message", (message: RunMessage) => {
   if (message.type === "run") run(message);
 });
+prepareNext(64 * 1024);
 post({ type: "ready" });
+
+function prepareNext(maxLogChars: number): void {
+  try {
+    prepared = prepareSandbox(module, maxLogChars);
+  } catch {
+    // Left for the run to report: it prepares again and fails there if QuickJS is broken.
+    prepared = undefined;
+  }
+}
+
+function takePrepared(maxLogChars: number): PreparedSandbox | Error {
+  if (preparing !== undefined) clearImmediate(preparing);
+  preparing = undefined;
+  let sandbox = prepared;
+  prepared = undefined;
+  if (sandbox !== undefined && sandbox.maxLogChars !== maxLogChars) {
+    sandbox.dispose();
+    sandbox = undefined;
+  }
+  if (sandbox !== undefined) return sandbox;
+  try {
+    return prepareSandbox(module, maxLogChars);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
 
 function run(message: RunMessage): void {
   const { id, deadline } = message;
@@ -51,8 +88,26 @@ function run(message: RunMessage): void {
   let pendingProgress: ProgressUpdate | undefined;
 
   const request = { code: message.code, limits: message.limits };
-  const outcome = runInSandbox(
-    module,
+  const sandbox = broken
+    ? new Error("the worker's QuickJS module is suspect")
+    : takePrepared(message.limits.maxLogChars);
+  if (sandbox instanceof Error) {
+    post({
+      type: "done",
+      id,
+      outcome: {
+        status: "error",
+        errorCode: "INTERNAL",
+        error: `The sandbox failed to start: ${sandbox.message}`,
+        logs: [],
+        dispatchCalls: 0,
+        poisoned: true,
+      },
+    });
+    return;
+  }
+  const outcome = runPrepared(
+    sandbox,
     message.entry === undefined ? request : { ...request, entry: message.entry },
     {
       checkStop,
@@ -94,9 +149,25 @@ function run(message: RunMessage): void {
         }
       },
     },
+    { deferDispose: true },
   );
   if (pendingProgress !== undefined) post({ type: "progress", id, update: pendingProgress });
   post({ type: "done", id, outcome });
+  // Disposed after the result went out: freeing the runtime is off the caller's critical path.
+  try {
+    sandbox.dispose();
+  } catch {
+    broken = true;
+    post({ type: "poisoned" });
+    return;
+  }
+  if (!outcome.poisoned) {
+    const maxLogChars = message.limits.maxLogChars;
+    preparing = setImmediate(() => {
+      preparing = undefined;
+      prepareNext(maxLogChars);
+    });
+  }
 }
 
 /** The variant module's default export (its typings describe the CommonJS shape). */

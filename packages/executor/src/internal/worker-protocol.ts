@@ -31,6 +31,8 @@ export interface ReplyMessage {
 /** Worker → main thread. */
 export type WorkerMessage =
   | { type: "ready" }
+  /** Freeing a finished run's runtime failed: replace this worker. */
+  | { type: "poisoned" }
   | { type: "call"; id: number; seq: number; name: string; args: string }
   | { type: "log"; id: number; entry: LogEntry }
   | { type: "progress"; id: number; update: ProgressUpdate }

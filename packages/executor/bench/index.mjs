@@ -1,0 +1,103 @@
+// Benchmarks of @dcc/executor against the BUILT package (run `pnpm --filter @dcc/executor... build`
+// first). Each figure sits beside a node:vm baseline measured in the same run; node:vm is no
+// security boundary, it only marks the floor.
+import vm from "node:vm";
+import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+async function timeEach(count, fn) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** A node:vm "execution": a fresh context, the same async wrapper, JSON output. */
+async function vmExecute(code, sandbox = {}) {
+  const context = vm.createContext({ ...sandbox });
+  const value = await vm.runInContext(`(async () => {${code}\n})()`, context);
+  return JSON.parse(JSON.stringify(value ?? null));
+}
+
+export async function run({ log }) {
+  const rows = [];
+  const registry = new ToolRegistry().register({ name: "noop", handler: () => null });
+  const executor = new DccApiExecutor("bench", { dispatcher: new ToolDispatcher(registry) });
+  try {
+    await executor.pool.warmUp();
+
+    // 1. `return 1+1` end to end with a warm pool.
+    const check = await executor.execute("return 1+1");
+    if (!check.success || check.output !== 2)
+      throw new Error(`unexpected: ${JSON.stringify(check)}`);
+    await timeEach(200, () => executor.execute("return 1+1"));
+    await timeEach(200, () => vmExecute("return 1+1"));
+    const ours = median(await timeEach(1000, () => executor.execute("return 1+1")));
+    const baseline = median(await timeEach(1000, () => vmExecute("return 1+1")));
+    rows.push({
+      metric: "execute `return 1+1`, warm pool, p50",
+      ours,
+      baseline,
+      unit: "ms",
+      goal: "≤ 1.5 ms and ≤ 3× node:vm",
+      pass: ours <= 1.5 && ours <= 3 * baseline,
+    });
+    log(`execute p50 ${ours.toFixed(3)} ms vs node:vm ${baseline.toFixed(3)} ms`);
+
+    // 2. One dispatch round trip to a no-op host command: the cost of N calls over an empty run.
+    const calls = 2000;
+    const loop = `for (let i = 0; i < ${calls}; i++) dispatch("noop", { i }); return 1`;
+    const emptyRun = median(await timeEach(20, () => executor.execute("return 1")));
+    const loopRuns = await timeEach(7, () => executor.execute(loop));
+    const perCall = ((median(loopRuns) - emptyRun) / calls) * 1000;
+    const hostNoop = () => null;
+    const vmDispatch = (name, args) =>
+      JSON.parse(
+        JSON.stringify({ ok: true, value: hostNoop(name, JSON.parse(JSON.stringify(args))) }),
+      ).value;
+    const vmLoop = await timeEach(7, () => vmExecute(loop, { dispatch: vmDispatch }));
+    const vmEmpty = median(await timeEach(20, () => vmExecute("return 1")));
+    const vmPerCall = ((median(vmLoop) - vmEmpty) / calls) * 1000;
+    rows.push({
+      metric: "dispatch round trip to a no-op command, p50 of runs",
+      ours: perCall,
+      baseline: vmPerCall,
+      unit: "µs",
+      goal: "≤ 50 µs",
+      pass: perCall <= 50,
+    });
+    log(`dispatch ${perCall.toFixed(1)} µs vs node:vm ${vmPerCall.toFixed(2)} µs`);
+
+    // 3. RSS growth over many executions in a row (after warm-up above).
+    const executions = 5000;
+    globalThis.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    for (let i = 0; i < executions; i++)
+      await executor.execute(`return { i: ${i}, s: "x".repeat(100) }`);
+    globalThis.gc?.();
+    const rssGrowth = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+    const vmRssBefore = process.memoryUsage().rss;
+    for (let i = 0; i < executions; i++) await vmExecute(`return { i: ${i}, s: "x".repeat(100) }`);
+    globalThis.gc?.();
+    const vmRssGrowth = (process.memoryUsage().rss - vmRssBefore) / 2 ** 20;
+    rows.push({
+      metric: `RSS growth over ${executions} executions`,
+      ours: rssGrowth,
+      baseline: vmRssGrowth,
+      unit: "MB",
+      goal: "≤ 30 MB",
+      pass: rssGrowth <= 30,
+    });
+    log(`RSS growth ${rssGrowth.toFixed(1)} MB vs node:vm ${vmRssGrowth.toFixed(1)} MB`);
+  } finally {
+    await executor.close();
+  }
+  return rows;
+}
