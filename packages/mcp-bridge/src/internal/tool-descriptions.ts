@@ -21,7 +21,7 @@ export function executeDescription(dccName: string, searchToolName: string): str
     '  const made = dispatch("polySphere", { name: "ball", radius: 2 });',
     "  return { made };",
     "- Failure: success false with error and errorCode (SCRIPT_ERROR, TIMEOUT, CANCELLED, …). completion tells whether the last command finished (complete/unknown/not_started).",
-    '- Long work: set async: true to get a job_id at once, then call with { job_id, job_action: "status" | "result" | "cancel" }.',
+    '- Long work (clients often give up after 60 s): set async: true to get a job_id at once, then call with { job_id, job_action: "status" | "result" | "cancel" }.',
     "- A script that only defines function main(...) may be stored, not run: the result gives filePath and parametersSchema; then pass { file_path, params } to run main(params) again and again.",
   ].join("\n");
 }
