@@ -128,8 +128,13 @@ export class JobManager {
     job.start();
     const startedAt = Date.now();
     this.store.update(jobId, { status: job.status, startedAt });
-    const reportProgress = (progress: BridgeProgress): void =>
-      this.store.update(jobId, { progress });
+    const reportProgress = (progress: BridgeProgress): void => {
+      try {
+        this.store.update(jobId, { progress });
+      } catch {
+        // Progress is advisory; a store that refuses it must not fail the script.
+      }
+    };
     void (async () => {
       let result: BridgeResult;
       try {
@@ -142,15 +147,19 @@ export class JobManager {
           errorCode: "INTERNAL",
         };
       }
-      // The work has returned, so a cancel it reports is acknowledged: the job really stopped.
-      if (result.success) job.complete(result);
-      else if (job.cancelled && result["errorCode"] === "CANCELLED") job.acknowledgeCancel();
-      else job.fail(result);
-      this.store.update(jobId, { status: job.status, result, finishedAt: Date.now() });
-      this.#runningJobs -= 1;
-      this.#live.delete(jobId);
-      settle();
-    })();
+      try {
+        // The work has returned, so a cancel it reports is acknowledged: the job really stopped.
+        if (result.success) job.complete(result);
+        else if (job.cancelled && result["errorCode"] === "CANCELLED") job.acknowledgeCancel();
+        else job.fail(result);
+        this.store.update(jobId, { status: job.status, result, finishedAt: Date.now() });
+      } finally {
+        // Even a failing store must not leak the running slot or the live token.
+        this.#runningJobs -= 1;
+        this.#live.delete(jobId);
+        settle();
+      }
+    })().catch(() => {});
     return { ...record, status: job.status, startedAt };
   }
 
