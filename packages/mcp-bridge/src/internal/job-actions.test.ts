@@ -42,6 +42,36 @@ describe("async jobs on dcc_execute", () => {
     expect(result).toMatchObject({ success: true, output: 42, job: { status: "completed" } });
   });
 
+  it("keeps a job's latest progress, and leaves a finished job alone on cancel", async () => {
+    harness = await startHttpHarness();
+    const client = await harness.connect();
+    const started = await call(client, {
+      code: "progress(1, 4, 'one'); progress(4, 4, 'all'); return 'done';",
+      async: true,
+    });
+    const jobId = started["job_id"] as string;
+    expect(await waitUntil(() => harness?.test.results.length === 1)).toBe(true);
+    const status = await call(client, { job_id: jobId, job_action: "status" });
+    expect(status).toMatchObject({
+      job: { status: "completed", progress: { progress: 4, total: 4, message: "all" } },
+    });
+    const cancel = await call(client, { job_id: jobId, job_action: "cancel" });
+    expect(cancel).toMatchObject({
+      success: true,
+      job: { status: "completed", cancel_requested: false },
+    });
+    expect(cancel["message"]).toContain("already finished");
+    const failed = await call(client, { code: "throw new Error('nope');", async: true });
+    expect(await waitUntil(() => harness?.test.results.length === 2)).toBe(true);
+    const result = await call(client, { job_id: failed["job_id"], job_action: "result" });
+    expect(result).toMatchObject({
+      success: false,
+      isError: true,
+      errorCode: "SCRIPT_ERROR",
+      job: { status: "failed" },
+    });
+  });
+
   it("cancel really stops the job's work, and the status becomes cancelled", async () => {
     harness = await startHttpHarness();
     const client = await harness.connect();
