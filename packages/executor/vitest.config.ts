@@ -1,3 +1,3 @@
 import { defineDccProject } from "@dcc/vitest-config";
 
-export default defineDccProject({ name: "executor", passWithNoTests: true });
+export default defineDccProject({ name: "executor" });

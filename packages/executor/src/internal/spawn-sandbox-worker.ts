@@ -19,6 +19,9 @@ function sourceBootstrap(): string {
 
 /** Spawns one sandbox worker thread. */
 export function spawnSandboxWorker(options: WorkerOptions): Worker {
-  if (!fromSource) return new Worker(workerUrl, options);
-  return new Worker(sourceBootstrap(), { ...options, eval: true });
+  // The parent's flags (`-e`, `--import`, `--inspect`...) are not for a sandbox thread; some are
+  // even invalid in a worker.
+  const base: WorkerOptions = { ...options, execArgv: [] };
+  if (!fromSource) return new Worker(workerUrl, base);
+  return new Worker(sourceBootstrap(), { ...base, eval: true });
 }
