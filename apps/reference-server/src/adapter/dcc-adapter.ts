@@ -1,4 +1,5 @@
-import type { CommandDefinition, SearchableCatalog } from "@dcc/executor";
+import type { DccApiCatalog } from "@dcc/catalog";
+import type { CommandDefinition } from "@dcc/executor";
 
 /**
  * The seam between the MCP server and one DCC. An adapter supplies the host commands scripts
@@ -11,8 +12,8 @@ export interface DccAdapter {
   readonly dccName: string;
   /** Host commands for a `ToolRegistry`: every command a script may dispatch. */
   commands(): CommandDefinition[];
-  /** What `dcc_search` searches (usually a `DccApiCatalog`). */
-  catalog(): SearchableCatalog;
+  /** What `dcc_search` searches. */
+  catalog(): DccApiCatalog;
   /** Releases connections or files the adapter holds. */
   close?(): Promise<void>;
 }

@@ -189,6 +189,7 @@ export function coerceScalar(plug: Plug, value: unknown): ScalarValue {
 /** Stores values on a plug (one value, or one per child of a compound). */
 export function writePlug(graph: SceneGraph, plug: Plug, values: readonly unknown[]): void {
   assertSettable(graph, plug);
+  graph.touch(plug.node);
   if (plug.data.children) {
     const flat =
       values.length === 1 && Array.isArray(values[0]) ? (values[0] as unknown[]) : values;
@@ -197,9 +198,15 @@ export function writePlug(graph: SceneGraph, plug: Plug, values: readonly unknow
         `${plugName(plug.node, plug.attribute)} expects ${plug.data.children.length} values, got ${flat.length}`,
       );
     }
-    plug.data.children.forEach((child, index) => {
-      const data = plug.node.attributes[child] as AttributeData;
-      data.value = coerceScalar({ node: plug.node, attribute: child, data }, flat[index]);
+    const children = plug.data.children.map((child) => ({
+      node: plug.node,
+      attribute: child,
+      data: plug.node.attributes[child] as AttributeData,
+    }));
+    // A locked or driven child blocks the whole compound, as in Maya.
+    for (const child of children) assertSettable(graph, child);
+    children.forEach((child, index) => {
+      child.data.value = coerceScalar(child, flat[index]);
     });
     return;
   }

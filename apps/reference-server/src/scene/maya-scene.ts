@@ -9,6 +9,7 @@ import { sceneCommands } from "./commands/index.ts";
 import { flattenNames } from "./naming.ts";
 import { invalidArgument, noObject, SceneError, SceneErrorCode } from "./scene-error.ts";
 import { emptySceneState, SceneGraph } from "./scene-graph.ts";
+import { mergeJournal, type SceneJournal, startJournal } from "./scene-journal.ts";
 import type { NodeData, SceneState } from "./scene-state.ts";
 
 /** Options for {@link MayaScene}. */
@@ -27,12 +28,12 @@ export interface MayaSceneOptions {
 
 interface UndoEntry {
   name: string;
-  state: SceneState;
+  journal: SceneJournal;
+  /** The scene's modified flag before the change. */
   modified: boolean;
 }
 
 interface Chunk {
-  name: string;
   entry: UndoEntry;
   dirty: boolean;
   depth: number;
@@ -104,16 +105,21 @@ export class MayaScene {
       });
     }
     const call = parseCall(name, entry.flags, args);
-    const mutating = entry.spec.mutates && !call.query;
-    const before = mutating ? this.snapshot(name) : undefined;
+    if (!entry.spec.mutates || call.query) return entry.spec.run(this, call) ?? null;
+    // Changes are journaled as they happen: a failure rolls them back, success makes them undoable.
+    const journal = startJournal(this.graph.state);
+    const modified = this.modified;
+    this.graph.journal = journal;
     let result: unknown;
     try {
       result = entry.spec.run(this, call);
     } catch (error) {
-      if (before) this.restore(before);
+      this.graph.journal = undefined;
+      this.graph.apply(journal);
       throw error;
     }
-    if (before) this.record(before);
+    this.graph.journal = undefined;
+    this.record({ name, journal, modified });
     return result === undefined ? null : result;
   }
 
@@ -159,8 +165,7 @@ export class MayaScene {
   undo(): string | undefined {
     const entry = this.undoStack.pop();
     if (!entry) return undefined;
-    this.redoStack.push({ name: entry.name, state: this.graph.state, modified: this.modified });
-    this.restore(entry);
+    this.redoStack.push(this.restore(entry));
     return entry.name;
   }
 
@@ -168,8 +173,7 @@ export class MayaScene {
   redo(): string | undefined {
     const entry = this.redoStack.pop();
     if (!entry) return undefined;
-    this.undoStack.push({ name: entry.name, state: this.graph.state, modified: this.modified });
-    this.restore(entry);
+    this.undoStack.push(this.restore(entry));
     return entry.name;
   }
 
@@ -184,7 +188,11 @@ export class MayaScene {
       this.chunk.depth++;
       return;
     }
-    this.chunk = { name, entry: this.snapshot(name), dirty: false, depth: 1 };
+    this.chunk = {
+      entry: { name, journal: startJournal(this.graph.state), modified: this.modified },
+      dirty: false,
+      depth: 1,
+    };
   }
 
   /** Closes an undo chunk opened by {@link MayaScene.openChunk}. */
@@ -211,24 +219,27 @@ export class MayaScene {
     return { undo: this.undoStack.length, redo: this.redoStack.length };
   }
 
-  private snapshot(name: string): UndoEntry {
-    return { name, state: structuredClone(this.graph.state), modified: this.modified };
-  }
-
-  private restore(entry: UndoEntry): void {
-    this.graph.state = entry.state;
+  /** Applies an entry's journal; returns the entry that reverses it. */
+  private restore(entry: UndoEntry): UndoEntry {
+    const inverse = {
+      name: entry.name,
+      journal: this.graph.apply(entry.journal),
+      modified: this.modified,
+    };
     this.modified = entry.modified;
+    return inverse;
   }
 
-  private record(before: UndoEntry): void {
+  private record(entry: UndoEntry): void {
     this.modified = true;
     if (!this.undoEnabled) return;
     this.redoStack = [];
     if (this.chunk) {
+      mergeJournal(this.chunk.entry.journal, entry.journal);
       this.chunk.dirty = true;
       return;
     }
-    this.push(before);
+    this.push(entry);
   }
 
   private push(entry: UndoEntry): void {

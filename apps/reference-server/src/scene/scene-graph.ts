@@ -1,6 +1,7 @@
 import { shapeNameFor, uniqueName } from "./naming.ts";
 import { defaultAttributes, nodeTypeInfo } from "./node-types.ts";
 import { invalidArgument, noObject } from "./scene-error.ts";
+import { applyJournal, recordNode, type SceneJournal } from "./scene-journal.ts";
 import type { NodeData, SceneState } from "./scene-state.ts";
 
 /** Options for {@link SceneGraph.createNode}. */
@@ -47,15 +48,63 @@ export function emptySceneState(): SceneState {
  * sibling DAG nodes), which keeps every short name a valid handle.
  */
 export class SceneGraph {
-  state: SceneState;
+  #state: SceneState;
+  // Name lookups are hot (auto-naming probes many candidates), so names are indexed; the index
+  // is rebuilt whenever the whole state is replaced (undo, file open).
+  #byName: Map<string, NodeData> | undefined;
+  /** The journal of the command running now; every change to a node is recorded in it first. */
+  journal: SceneJournal | undefined;
 
   constructor(state: SceneState) {
-    this.state = state;
+    this.#state = state;
   }
 
-  /** All nodes in creation order. */
+  /** The scene state; assigning replaces it wholesale. */
+  get state(): SceneState {
+    return this.#state;
+  }
+
+  set state(state: SceneState) {
+    this.#state = state;
+    this.#byName = undefined;
+  }
+
+  /** All nodes in creation order (integer-like keys enumerate in ascending order). */
   nodes(): NodeData[] {
-    return Object.values(this.state.nodes).sort((a, b) => a.id - b.id);
+    return Object.values(this.#state.nodes);
+  }
+
+  #names(): Map<string, NodeData> {
+    if (!this.#byName) {
+      this.#byName = new Map();
+      for (const node of this.nodes()) this.#byName.set(node.name, node);
+    }
+    return this.#byName;
+  }
+
+  /**
+   * Records a node's before-image in the running command's journal. Call it before changing
+   * anything on an existing node: undo and failure rollback rely on it.
+   */
+  touch(node: NodeData): NodeData {
+    if (this.journal) recordNode(this.journal, node, false);
+    return node;
+  }
+
+  /** Restores a journal (undo, redo, rollback); returns its inverse. */
+  apply(journal: SceneJournal): SceneJournal {
+    const inverse = applyJournal(this.#state, journal);
+    this.#byName = undefined;
+    return inverse;
+  }
+
+  /** Renames a node (the caller has made `name` unique). */
+  setName(node: NodeData, name: string): void {
+    this.touch(node);
+    const names = this.#names();
+    if (names.get(node.name) === node) names.delete(node.name);
+    node.name = name;
+    names.set(name, node);
   }
 
   /** The node with `id`. */
@@ -67,7 +116,7 @@ export class SceneGraph {
 
   /** True when a node called `name` exists. */
   nameTaken(name: string): boolean {
-    return this.nodes().some((node) => node.name === name);
+    return this.#names().has(name);
   }
 
   /** Finds a node by short name, full path (`|group1|pSphere1`) or partial path. */
@@ -76,7 +125,7 @@ export class SceneGraph {
     const segments = trimmed.split("|").filter((segment) => segment !== "");
     const last = segments.at(-1);
     if (last === undefined) return undefined;
-    const node = this.nodes().find((candidate) => candidate.name === last);
+    const node = this.#names().get(last);
     if (!node || (segments.length === 1 && !trimmed.startsWith("|"))) return node;
     const path = this.fullPath(node);
     if (trimmed.startsWith("|")) return path === trimmed ? node : undefined;
@@ -105,10 +154,12 @@ export class SceneGraph {
       children: [],
       attributes: defaultAttributes(type),
     };
+    if (this.journal) recordNode(this.journal, node, true);
     this.state.nodes[String(id)] = node;
+    this.#names().set(node.name, node);
     if (info.dag && options.parent !== undefined && options.parent !== null) {
       node.parent = options.parent;
-      this.node(options.parent).children.push(id);
+      this.touch(this.node(options.parent)).children.push(id);
     }
     return node;
   }
@@ -168,12 +219,13 @@ export class SceneGraph {
 
   /** Moves a DAG node under `parent` (or the world) at `index` (end by default). */
   reparent(node: NodeData, parent: number | null): void {
+    this.touch(node);
     if (node.parent !== null) {
-      const old = this.node(node.parent);
+      const old = this.touch(this.node(node.parent));
       old.children = old.children.filter((id) => id !== node.id);
     }
     node.parent = parent;
-    if (parent !== null) this.node(parent).children.push(node.id);
+    if (parent !== null) this.touch(this.node(parent)).children.push(node.id);
   }
 
   /** Removes nodes (with their DAG descendants), their connections, selection and set membership. */
@@ -188,11 +240,13 @@ export class SceneGraph {
     for (const id of doomed) {
       const node = this.state.nodes[String(id)];
       if (!node) continue;
+      this.touch(node);
       if (node.parent !== null && !doomed.has(node.parent)) {
-        const parent = this.node(node.parent);
+        const parent = this.touch(this.node(node.parent));
         parent.children = parent.children.filter((child) => child !== id);
       }
       delete this.state.nodes[String(id)];
+      if (this.#byName?.get(node.name) === node) this.#byName.delete(node.name);
     }
     const state = this.state;
     state.connections = state.connections.filter(
@@ -200,7 +254,9 @@ export class SceneGraph {
     );
     state.selection = state.selection.filter((id) => !doomed.has(id));
     for (const node of this.nodes()) {
-      if (node.members) node.members = node.members.filter((id) => !doomed.has(id));
+      if (node.members?.some((id) => doomed.has(id))) {
+        this.touch(node).members = (node.members ?? []).filter((id) => !doomed.has(id));
+      }
     }
   }
 }

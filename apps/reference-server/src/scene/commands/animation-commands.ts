@@ -122,6 +122,7 @@ const setKeyframe: SceneCommandSpec<MayaScene> = {
           destinationAttribute: attribute,
         });
       }
+      scene.graph.touch(curve);
       for (const time of times) {
         const value =
           call.flags["value"] === undefined ? current : numberArg(call.flags["value"], "value");
@@ -179,6 +180,7 @@ const keyframe: SceneCommandSpec<MayaScene> = {
     let changed = 0;
     const relative = flags["relative"] === true;
     for (const curve of curves) {
+      scene.graph.touch(curve);
       for (const key of curve.keys ?? []) {
         if (!inRange(key.time, range)) continue;
         if (flags["valueChange"] !== undefined) {
@@ -211,9 +213,10 @@ const cutKey: SceneCommandSpec<MayaScene> = {
     const empty: number[] = [];
     for (const curve of curvesFor(scene, call)) {
       const before = curve.keys?.length ?? 0;
-      curve.keys = (curve.keys ?? []).filter((key) => !inRange(key.time, range));
-      if (curve.keys.length !== before) count++;
-      if (curve.keys.length === 0) empty.push(curve.id);
+      const kept = (curve.keys ?? []).filter((key) => !inRange(key.time, range));
+      scene.graph.touch(curve).keys = kept;
+      if (kept.length !== before) count++;
+      if (kept.length === 0) empty.push(curve.id);
     }
     scene.graph.remove(empty);
     return count;

@@ -31,6 +31,8 @@ const setAttr: SceneCommandSpec<MayaScene> = {
         `setAttr: No value given for '${String(name)}'. Put the value after the attribute in args.`,
       );
     }
+    // `family` holds the live attribute records; recording the node first keeps them undoable.
+    scene.graph.touch(plug.node);
     for (const data of family) {
       if (typeof call.flags["lock"] === "boolean") data.locked = call.flags["lock"];
       if (typeof call.flags["keyable"] === "boolean" && !data.children)
@@ -125,6 +127,7 @@ const addAttr: SceneCommandSpec<MayaScene> = {
       );
     }
     for (const node of scene.targets(call)) {
+      scene.graph.touch(node);
       if (findAttribute(node, longName) || findAttribute(node, shortName)) {
         throw invalidState(
           `addAttr: Found an existing attribute named '${longName}' on '${node.name}'.`,
@@ -210,6 +213,7 @@ const deleteAttr: SceneCommandSpec<MayaScene> = {
       );
     }
     const doomed = [plug.attribute, ...(plug.data.children ?? [])];
+    scene.graph.touch(plug.node);
     for (const name of doomed) delete plug.node.attributes[name];
     const state = scene.graph.state;
     state.connections = state.connections.filter(

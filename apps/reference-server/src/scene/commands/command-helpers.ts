@@ -30,11 +30,11 @@ export function assignShadingGroup(
   const group = scene.graph.find(groupName);
   if (!group) return;
   for (const node of scene.graph.nodes()) {
-    if (node.type === "shadingEngine" && node.members) {
-      node.members = node.members.filter((id) => id !== shape.id);
+    if (node.type === "shadingEngine" && node.members?.includes(shape.id)) {
+      scene.graph.touch(node).members = node.members.filter((id) => id !== shape.id);
     }
   }
-  group.members = [...(group.members ?? []), shape.id];
+  scene.graph.touch(group).members = [...(group.members ?? []), shape.id];
 }
 
 /** The single object a query or edit refers to: the first positional name or the selection. */

@@ -54,6 +54,7 @@ const connectAttr: SceneCommandSpec<MayaScene> = {
       destinationNode: destination.node.id,
       destinationAttribute: destination.attribute,
     });
+    if (call.flags["lock"] === true) graph.touch(destination.node);
     if (call.flags["lock"] === true) destination.data.locked = true;
     return `Connected ${sourceName} to ${destinationName}.`;
   },

@@ -1,3 +1,4 @@
+import { cloneAttributes } from "../clone-state.ts";
 import type { SceneCommandSpec } from "../command-spec.ts";
 import type { MayaScene } from "../maya-scene.ts";
 import { assertValidName, flattenNames, shapeNameFor, uniqueName } from "../naming.ts";
@@ -151,13 +152,19 @@ const rename: SceneCommandSpec<MayaScene> = {
     assertValidName(wanted);
     assertNotDefault(node, "rename");
     const oldName = node.name;
-    node.name = "";
-    node.name = uniqueName(wanted, (name) => graph.nameTaken(name));
+    // The node's own name does not count as taken: renaming pSphere1 to pSphere1 keeps it.
+    graph.setName(
+      node,
+      uniqueName(wanted, (name) => name !== oldName && graph.nameTaken(name)),
+    );
     if (!call.flags["ignoreShape"] && isTransform(node)) {
       for (const shape of graph.shapes(node)) {
         if (shape.name !== shapeNameFor(oldName)) continue;
-        shape.name = "";
-        shape.name = uniqueName(shapeNameFor(node.name), (name) => graph.nameTaken(name));
+        const own = shape.name;
+        graph.setName(
+          shape,
+          uniqueName(shapeNameFor(node.name), (name) => name !== own && graph.nameTaken(name)),
+        );
       }
     }
     return node.name;
@@ -173,12 +180,13 @@ function copyTree(
 ): NodeData {
   const graph = scene.graph;
   const copy = graph.createNode(node.type, { name, parent });
-  copy.attributes = structuredClone(node.attributes);
+  copy.attributes = cloneAttributes(node.attributes);
   if (node.members) copy.members = [...node.members];
   copies.push(copy);
   for (const group of graph.nodes()) {
-    if (group.type === "shadingEngine" && group.members?.includes(node.id))
-      group.members.push(copy.id);
+    if (group.type === "shadingEngine" && group.members?.includes(node.id)) {
+      graph.touch(group).members?.push(copy.id);
+    }
   }
   for (const child of graph.children(node)) {
     scene.checkpoint();
@@ -364,7 +372,10 @@ function visibilityCommand(name: string, visible: boolean): SceneCommandSpec<May
         : scene.targets(call);
       for (const node of nodes) {
         const attribute = node.attributes["visibility"];
-        if (attribute && !attribute.locked) attribute.value = visible;
+        if (attribute && !attribute.locked) {
+          graph.touch(node);
+          attribute.value = visible;
+        }
       }
       return null;
     },

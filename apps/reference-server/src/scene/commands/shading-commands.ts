@@ -78,7 +78,7 @@ function setNode(scene: MayaScene, name: unknown): NodeData {
   const node = scene.resolve(name);
   if (!isTypeOf(node.type, "objectSet"))
     throw invalidArgument(`sets: '${node.name}' is not a set.`);
-  node.members ??= [];
+  scene.graph.touch(node).members ??= [];
   return node;
 }
 
@@ -87,12 +87,18 @@ export function addMembers(scene: MayaScene, set: NodeData, members: readonly No
   if (set.type === "shadingEngine") {
     const ids = new Set(members.map((node) => node.id));
     for (const other of scene.graph.nodes()) {
-      if (other.type === "shadingEngine" && other !== set && other.members) {
-        other.members = other.members.filter((id) => !ids.has(id));
+      if (
+        other.type === "shadingEngine" &&
+        other !== set &&
+        other.members?.some((id) => ids.has(id))
+      ) {
+        scene.graph.touch(other).members = other.members.filter((id) => !ids.has(id));
       }
     }
   }
-  set.members = [...new Set([...(set.members ?? []), ...members.map((node) => node.id)])];
+  scene.graph.touch(set).members = [
+    ...new Set([...(set.members ?? []), ...members.map((node) => node.id)]),
+  ];
 }
 
 function objectNames(scene: MayaScene, call: SceneCall): string[] {
