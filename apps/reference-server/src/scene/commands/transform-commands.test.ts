@@ -124,6 +124,16 @@ describe("xform", () => {
     expect(run("getAttr", ["pSphere1.scale"])).toEqual([[4, 2, 2]]);
   });
 
+  it("queries several objects as one flat list, and the selection by default", () => {
+    const { run } = sceneHarness();
+    run("polyCube", { position: [1, 2, 3] });
+    run("polySphere", { position: [4, 5, 6] });
+    expect(run("xform", { args: ["pCube1", "pSphere1"], q: true, t: true })).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
+    expect(run("xform", { q: true, ws: true, t: true })).toEqual([4, 5, 6]);
+  });
+
   it("sets a matrix in object or world space", () => {
     const { run } = underRotatedParent();
     run("xform", {

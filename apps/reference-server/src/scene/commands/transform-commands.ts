@@ -192,7 +192,8 @@ const xform: SceneCommandSpec<MayaScene> = {
   run(scene, call) {
     const graph = scene.graph;
     const nodes = transformTargets(scene, call, call.args);
-    if (call.query) return queryXform(scene, nodes[0] as NodeData, call);
+    // Like Maya, several objects give one flat list of their values, in order.
+    if (call.query) return nodes.flatMap((node) => queryXform(scene, node, call) as number[]);
     const { flags } = call;
     const relative = flags["relative"] === true;
     const world = flags["worldSpace"] === true;
