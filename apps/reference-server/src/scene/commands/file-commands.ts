@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import type { SceneCommandSpec } from "../command-spec.ts";
 import type { MayaScene } from "../maya-scene.ts";
 import { invalidArgument, invalidState } from "../scene-error.ts";
@@ -31,12 +31,7 @@ const file: SceneCommandSpec<MayaScene> = {
       if (flags["modified"]) return scene.modified;
       if (flags["exists"]) {
         const { path } = resolveScenePath(scene.dataDir, String(call.args[0] ?? scene.sceneName));
-        try {
-          readdirSync(path);
-          return false;
-        } catch (error) {
-          return (error as NodeJS.ErrnoException).code === "ENOTDIR";
-        }
+        return existsSync(path) && statSync(path).isFile();
       }
       if (flags["list"]) {
         resolveScenePath(scene.dataDir, "probe");
