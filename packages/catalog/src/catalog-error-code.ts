@@ -12,6 +12,8 @@ export const CatalogErrorCode = {
   InvalidSearchLimit: "CATALOG_INVALID_LIMIT",
   /** An unknown ranker name was passed. */
   InvalidRanker: "CATALOG_INVALID_RANKER",
+  /** The `keywordFields` option is not a list of field names that may be indexed. */
+  InvalidKeywordFields: "CATALOG_INVALID_KEYWORD_FIELDS",
 } as const;
 
 /** One of the {@link CatalogErrorCode} values. */

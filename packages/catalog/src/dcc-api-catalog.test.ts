@@ -7,6 +7,7 @@ import { CatalogFileError } from "./catalog-file-error.ts";
 import type { CommandRecord } from "./command-record.ts";
 import { CommandRecordError } from "./command-record-error.ts";
 import { DccApiCatalog } from "./dcc-api-catalog.ts";
+import { KeywordFieldsError } from "./keyword-fields-error.ts";
 import { RankerError } from "./ranker-error.ts";
 import { SearchLimitError } from "./search-limit-error.ts";
 
@@ -146,5 +147,140 @@ describe("DccApiCatalog", () => {
     const object = join(directory, "object.json");
     writeFileSync(object, "[1]");
     await expect(DccApiCatalog.fromJsonFile("maya", object)).rejects.toThrow(CommandRecordError);
+  });
+
+  describe("keywordFields", () => {
+    // A signature that shows two flags, and a flags field that lists all of them.
+    const sphere: CommandRecord = {
+      name: "polySphere",
+      signature: "polySphere(radius: float, name: str) -> List[str]",
+      flags: ["radius", "name", "subdivisionsHeight", "uv_set2", "createUVs"],
+    };
+    const records: CommandRecord[] = [sphere, ...commands.slice(1)];
+    const names = (catalog: DccApiCatalog, query: string): string[] =>
+      catalog.search(query).map((record) => record.name);
+
+    it("finds a flag that appears only in a keyword field, split and stemmed", () => {
+      const plain = new DccApiCatalog("maya", { commands: records });
+      const keyed = new DccApiCatalog("maya", { commands: records, keywordFields: ["flags"] });
+      expect(keyed.keywordFields).toEqual(["flags"]);
+      expect(plain.keywordFields).toEqual([]);
+      for (const query of ["subdivisionsHeight", "subdivision heights", "uv set", "create uvs"]) {
+        expect(names(plain, query), query).not.toContain("polySphere");
+        expect(names(keyed, query)[0], query).toBe("polySphere");
+      }
+      // Records come back unchanged, the keyword field included.
+      expect(keyed.search("subdivisionsHeight")[0]).toEqual(sphere);
+    });
+
+    it("weighs a keyword word exactly like the same word in the signature, counted once", () => {
+      // Equal weights tie, and ties go to the name by code point: whichever record holds the word
+      // in its signature, in a keyword field or in both (one word, so no longer a field), the
+      // three come back in name order.
+      for (const [inSignature, inKeywords, inBoth] of [
+        ["aaaa", "bbbb", "cccc"],
+        ["bbbb", "cccc", "aaaa"],
+        ["cccc", "aaaa", "bbbb"],
+        ["aaaa", "cccc", "bbbb"],
+      ] as const) {
+        const catalog = new DccApiCatalog("maya", {
+          commands: [
+            { name: inSignature, signature: `${inSignature}(radius: float)` },
+            { name: inKeywords, signature: `${inKeywords}()`, flags: ["radius"] },
+            { name: inBoth, signature: `${inBoth}(radius: float)`, flags: ["radius"] },
+          ],
+          keywordFields: ["flags"],
+        });
+        expect(names(catalog, "radius")).toEqual(["aaaa", "bbbb", "cccc"]);
+      }
+    });
+
+    it("indexes a plain string value and several fields, ignoring absent ones", () => {
+      const catalog = new DccApiCatalog("maya", {
+        commands: [
+          { name: "polyBevel", tags: "chamfer_edges round-corners" },
+          { name: "polyCube", aliases: ["boxPrimitive"] },
+          { name: "move" },
+        ],
+        keywordFields: ["tags", "aliases", "aliases", "toString"],
+      });
+      expect(catalog.keywordFields).toEqual(["tags", "aliases", "toString"]);
+      expect(names(catalog, "chamfer")).toEqual(["polyBevel"]);
+      expect(names(catalog, "rounded corner")).toEqual(["polyBevel"]);
+      expect(names(catalog, "box primitive")).toEqual(["polyCube"]);
+    });
+
+    it("keeps indexing the keyword fields after a command is added", () => {
+      const catalog = new DccApiCatalog("maya", { commands: records, keywordFields: ["flags"] });
+      expect(names(catalog, "subdivisionsHeight")).toEqual(["polySphere"]);
+      catalog.addCommand("render", { description: "Render the current frame" });
+      expect(names(catalog, "subdivisionsHeight")).toEqual(["polySphere"]);
+      expect(names(catalog, "render")).toEqual(["render"]);
+    });
+
+    it("leaves the overlap ranker as upstream: keyword fields are not searched", () => {
+      const catalog = new DccApiCatalog("maya", {
+        commands: records,
+        ranker: "overlap",
+        keywordFields: ["flags"],
+      });
+      expect(catalog.search("subdivisionsHeight")).toEqual([]);
+      expect(names(catalog, "radius")).toEqual(["polySphere"]);
+    });
+
+    it.each([
+      ["a string", "flags"],
+      ["null", null],
+      ["an object", { flags: true }],
+      ["a number entry", ["flags", 3]],
+      ["an empty name", [""]],
+      ["a built-in field", ["signature"]],
+      ["the name field", ["flags", "name"]],
+    ])("rejects %s with a coded error", (_label, keywordFields) => {
+      const create = (): unknown =>
+        new DccApiCatalog("maya", { commands, keywordFields: keywordFields as string[] });
+      expect(create).toThrow(KeywordFieldsError);
+      expect(create).toThrow(
+        expect.objectContaining({
+          code: CatalogErrorCode.InvalidKeywordFields,
+          keywordFields,
+          message: expect.stringMatching(/^Invalid keywordFields: /),
+        }),
+      );
+    });
+
+    it.each([
+      ["a number", 5],
+      ["null", null],
+      ["an object", { radius: true }],
+      ["an array holding a number", ["radius", 2]],
+    ])("rejects a record whose keyword field is %s", (_label, flags) => {
+      const create = (): unknown =>
+        new DccApiCatalog("maya", {
+          commands: [
+            { name: "ok", flags: ["a"] },
+            { name: "bad", flags },
+          ],
+          keywordFields: ["flags"],
+        });
+      expect(create).toThrow(CommandRecordError);
+      expect(create).toThrow(
+        expect.objectContaining({
+          code: CatalogErrorCode.InvalidCommandRecord,
+          index: 1,
+          message: expect.stringContaining('keyword field "flags"'),
+        }),
+      );
+      // Without the option the field is just an extra field, kept as given.
+      const plain = new DccApiCatalog("maya", { commands: [{ name: "bad", flags }] });
+      expect(plain.get("bad")?.["flags"]).toEqual(flags);
+    });
+
+    it("passes through fromJsonFile", async () => {
+      const file = join(directory, "keywords.json");
+      writeFileSync(file, JSON.stringify(records));
+      const catalog = await DccApiCatalog.fromJsonFile("maya", file, { keywordFields: ["flags"] });
+      expect(names(catalog, "subdivisionsHeight")).toEqual(["polySphere"]);
+    });
   });
 });

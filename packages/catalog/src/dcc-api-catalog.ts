@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { CatalogFileError } from "./catalog-file-error.ts";
 import type { AddCommandOptions, CommandRecord } from "./command-record.ts";
 import { DEFAULT_SYNONYMS, type SynonymTable } from "./default-synonyms.ts";
+import { checkKeywordFields } from "./internal/keyword-fields.ts";
 import { normaliseRecord } from "./internal/normalise-record.ts";
 import { overlapHaystack, overlapSearch } from "./internal/overlap-search.ts";
 import { parseCatalogJson } from "./internal/parse-catalog-json.ts";
@@ -24,6 +25,14 @@ export interface DccApiCatalogOptions {
   ranker?: RankerName;
   /** Extra synonym groups for the `"ranked"` ranker, added to {@link DEFAULT_SYNONYMS}. */
   synonyms?: SynonymTable;
+  /**
+   * Further record fields the `"ranked"` ranker indexes like the signature's parameter and flag
+   * names (same weight, same splitting and stemming), e.g. `["flags"]` for records whose
+   * signature shows only some flags but whose `flags` field lists them all. Each field of a record
+   * may be absent, a string or an array of strings; anything else is a {@link CommandRecordError}.
+   * The `"overlap"` ranker ignores them (it stays upstream's algorithm). Defaults to `[]`.
+   */
+  keywordFields?: readonly string[];
 }
 
 /** Options for {@link DccApiCatalog.search}. */
@@ -46,6 +55,8 @@ export class DccApiCatalog implements Iterable<CommandRecord> {
   readonly dccName: string;
   /** The active ranker. */
   readonly ranker: RankerName;
+  /** The extra record fields the `"ranked"` ranker indexes, distinct, in the order given. */
+  readonly keywordFields: readonly string[];
   private readonly entries = new Map<string, CommandRecord>();
   private readonly synonyms: SynonymMap;
   // Built lazily on the first search after a change.
@@ -56,19 +67,24 @@ export class DccApiCatalog implements Iterable<CommandRecord> {
   /**
    * Creates a catalog for `dccName` from `commands`, then `catalogText`.
    * @throws {@link CatalogLineError} when a `catalogText` line has no usable command name.
-   * @throws {@link CommandRecordError} when a record is not an object or its name not a string.
+   * @throws {@link CommandRecordError} when a record is not an object, its name, signature or
+   * description not a string, or a keyword field neither a string nor an array of strings.
    * @throws {@link RankerError} for an unknown `ranker`.
+   * @throws {@link KeywordFieldsError} when `keywordFields` is not an array of extra field names.
    */
   constructor(dccName: string, options: DccApiCatalogOptions = {}) {
     this.dccName = dccName;
     const ranker: unknown = options.ranker ?? "ranked";
     if (ranker !== "ranked" && ranker !== "overlap") throw new RankerError({ ranker });
     this.ranker = ranker;
+    this.keywordFields = checkKeywordFields(options.keywordFields);
     this.synonyms = buildSynonymMap(
       options.synonyms === undefined ? [DEFAULT_SYNONYMS] : [DEFAULT_SYNONYMS, options.synonyms],
     );
     let position = 0;
-    for (const record of options.commands ?? []) this.put(normaliseRecord(record, position++));
+    for (const record of options.commands ?? []) {
+      this.put(normaliseRecord(record, position++, this.keywordFields));
+    }
     if (options.catalogText !== undefined) {
       for (const record of parseCatalogText(options.catalogText)) this.put(record);
     }
@@ -131,7 +147,7 @@ export class DccApiCatalog implements Iterable<CommandRecord> {
       this.haystacks ??= records.map(overlapHaystack);
       return overlapSearch(records, this.haystacks, query, limit).map((record) => ({ ...record }));
     }
-    this.index ??= new RankedIndex(records, this.synonyms);
+    this.index ??= new RankedIndex(records, this.synonyms, this.keywordFields);
     return this.index
       .search(query, limit)
       .map((position) => ({ ...records[position] }) as CommandRecord);

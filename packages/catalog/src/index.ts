@@ -15,6 +15,8 @@ export type { DccApiCatalogOptions, RankerName, SearchOptions } from "./dcc-api-
 export { DccApiCatalog } from "./dcc-api-catalog.ts";
 export type { SynonymTable } from "./default-synonyms.ts";
 export { DEFAULT_SYNONYMS } from "./default-synonyms.ts";
+export type { KeywordFieldsErrorOptions } from "./keyword-fields-error.ts";
+export { KeywordFieldsError } from "./keyword-fields-error.ts";
 export type { RankerErrorOptions } from "./ranker-error.ts";
 export { RankerError } from "./ranker-error.ts";
 export type { SearchLimitErrorOptions } from "./search-limit-error.ts";

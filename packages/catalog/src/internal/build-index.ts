@@ -1,6 +1,7 @@
 import type { CommandRecord } from "../command-record.ts";
+import { ownField } from "./keyword-fields.ts";
 import { signatureParameters } from "./signature-parameters.ts";
-import { rawWords } from "./split-words.ts";
+import { identifierWords, rawWords } from "./split-words.ts";
 import { fieldWeight, normalisedWeight, partStems } from "./term-weights.ts";
 
 /** The arrays behind a {@link RankedIndex}. */
@@ -38,8 +39,15 @@ const inDescription = 4;
  * Builds the inverted index. Each posting records which fields hold the term; weights are set at
  * the end, once average field lengths are known. Term ids of a parameter name are memoised, since
  * the same flags recur across thousands of commands.
+ *
+ * The words of each `keywordFields` value join the signature's parameter names as one field (same
+ * weight, one length): a word already among the parameters is not counted again, so listing every
+ * flag beside a signature that shows the first 25 adds only the missing ones.
  */
-export function buildIndex(records: readonly CommandRecord[]): IndexData {
+export function buildIndex(
+  records: readonly CommandRecord[],
+  keywordFields: readonly string[] = [],
+): IndexData {
   const termIds = new Map<string, number>();
   const vocabulary: string[] = [];
   // Postings in arrival order (document-major); regrouped by term at the end.
@@ -47,6 +55,8 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
   let lastDocument = new Int32Array(16384).fill(-1);
   let lastPosting = new Int32Array(16384);
   const parameterTerms = new Map<string, number[]>();
+  // Keyword values recur (the same flag on many commands): split each distinct text once.
+  const keywordWords = new Map<string, string[]>();
   const partCache = new Map<string, string>();
   // Per term id: 1 for a word, 0 for a joined name run only.
   let isWord = new Int32Array(16384);
@@ -103,18 +113,43 @@ export function buildIndex(records: readonly CommandRecord[]): IndexData {
     for (const term of new Set(parts)) nameTermList.push(intern(term));
     nameStarts[document + 1] = nameTermList.length;
     nameKeys.push(parts.join(""));
-    if (typeof record.signature === "string") {
-      const parameters = signatureParameters(record.signature, record.name);
-      parameterCounts[document] = parameters.length;
-      for (const parameter of parameters) {
-        let ids = parameterTerms.get(parameter);
-        if (ids === undefined) {
-          ids = partStems(parameter, partCache).map(internWord);
-          parameterTerms.set(parameter, ids);
+    const markParameter = (parameter: string): void => {
+      let ids = parameterTerms.get(parameter);
+      if (ids === undefined) {
+        ids = partStems(parameter, partCache).map(internWord);
+        parameterTerms.set(parameter, ids);
+      }
+      for (const id of ids) mark(id, document, inSignature);
+    };
+    const parameters =
+      typeof record.signature === "string"
+        ? signatureParameters(record.signature, record.name)
+        : [];
+    for (const parameter of parameters) markParameter(parameter);
+    let parameterCount = parameters.length;
+    let seen: Set<string> | undefined;
+    for (const field of keywordFields) {
+      const value = ownField(record, field);
+      // Values were checked when the record came in; a caller may have changed an array since.
+      const texts: readonly unknown[] =
+        typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
+      for (const text of texts) {
+        if (typeof text !== "string") continue;
+        let words = keywordWords.get(text);
+        if (words === undefined) {
+          words = identifierWords(text);
+          keywordWords.set(text, words);
         }
-        for (const id of ids) mark(id, document, inSignature);
+        for (const word of words) {
+          seen ??= new Set(parameters);
+          if (seen.has(word)) continue;
+          seen.add(word);
+          parameterCount++;
+          markParameter(word);
+        }
       }
     }
+    parameterCounts[document] = parameterCount;
     if (typeof record.description === "string") {
       for (const word of rawWords(record.description)) {
         for (const term of partStems(word, partCache)) {

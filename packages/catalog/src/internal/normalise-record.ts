@@ -1,14 +1,20 @@
 import type { CommandRecord } from "../command-record.ts";
 import { CommandRecordError } from "../command-record-error.ts";
+import { isKeywordValue, ownField } from "./keyword-fields.ts";
 
 const recordTextFields = ["signature", "description"] as const;
 
 /**
  * Validates a caller's record and returns a copy. A missing name becomes `""` (upstream
  * keeps nameless records and sorts them as `""`); a non-string name, signature or description is
- * an error.
+ * an error, and so is a keyword field (`keywordFields`) that is neither absent, a string nor an
+ * array of strings.
  */
-export function normaliseRecord(value: unknown, index: number | undefined): CommandRecord {
+export function normaliseRecord(
+  value: unknown,
+  index: number | undefined,
+  keywordFields: readonly string[] = [],
+): CommandRecord {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new CommandRecordError({
       message: `Command record${at(index)} is not an object.`,
@@ -28,6 +34,16 @@ export function normaliseRecord(value: unknown, index: number | undefined): Comm
     if (text !== undefined && typeof text !== "string") {
       throw new CommandRecordError({
         message: `Command record ${JSON.stringify(name)}${at(index)} has a non-string ${field}.`,
+        ...(index === undefined ? {} : { index }),
+      });
+    }
+  }
+  for (const field of keywordFields) {
+    if (!isKeywordValue(ownField(record, field))) {
+      throw new CommandRecordError({
+        message:
+          `Command record ${JSON.stringify(name)}${at(index)} has a keyword field ` +
+          `${JSON.stringify(field)} that is not a string or an array of strings.`,
         ...(index === undefined ? {} : { index }),
       });
     }

@@ -67,11 +67,15 @@ export class RankedIndex {
   private readonly best: Float64Array;
   private readonly matchedTerms: Uint8Array;
 
-  constructor(records: readonly CommandRecord[], synonyms: SynonymMap) {
+  constructor(
+    records: readonly CommandRecord[],
+    synonyms: SynonymMap,
+    keywordFields: readonly string[] = [],
+  ) {
     this.count = records.length;
     this.synonyms = synonyms;
     this.names = records.map((record) => record.name);
-    const data = buildIndex(records);
+    const data = buildIndex(records, keywordFields);
     this.termIds = data.termIds;
     this.postingStarts = data.postingStarts;
     this.postingDocuments = data.postingDocuments;

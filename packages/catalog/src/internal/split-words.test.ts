@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { identifierParts, rawWords } from "./split-words.ts";
+import { identifierParts, identifierWords, rawWords } from "./split-words.ts";
 
 const part = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+|\p{N}+/gu;
 
@@ -37,5 +37,17 @@ describe("rawWords", () => {
       "2x",
     ]);
     expect(rawWords("a b c d", 2)).toEqual(["a", "b"]);
+  });
+});
+
+describe("identifierWords", () => {
+  it("keeps underscores inside words, as signature parameter names do", () => {
+    expect(identifierWords("uv_set2, createUVs -radius  créer_sphère")).toEqual([
+      "uv_set2",
+      "createUVs",
+      "radius",
+      "créer_sphère",
+    ]);
+    expect(identifierWords(" ,;- ")).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 // ASCII words take a hand-written fast path; other scripts use Unicode property regexes.
 
 const word = /[\p{L}\p{M}\p{N}]+/gu;
+const identifier = /[\p{L}\p{M}\p{N}_]+/gu;
 const part = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+|\p{Lu}+|\p{N}+/gu;
 const ascii = /^[\x20-\x7e]*$/;
 
@@ -13,6 +14,17 @@ export function rawWords(text: string, limit: number = Number.POSITIVE_INFINITY)
     words.push(match[0]);
     if (words.length >= limit) break;
   }
+  return words;
+}
+
+/**
+ * Identifier-like words of `text` (letters, marks, digits and underscores), in order, with their
+ * case kept: the words `signatureParameters` yields from a signature, so a flag listed both
+ * in a signature and in a keyword field is one word.
+ */
+export function identifierWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(identifier)) words.push(match[0]);
   return words;
 }
 
