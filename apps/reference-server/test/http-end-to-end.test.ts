@@ -37,6 +37,7 @@ describe("reference server over Streamable HTTP", () => {
       /positional arguments .* go in args in Maya's order; a plain array means \{ args \}/,
     );
     expect(client.getServerVersion()?.name).toBe("dcc-reference-server");
+    expect(client.getInstructions()).toMatch(/Simulated commands: .*polySphere.*xform/);
   });
 
   it("finds polySphere with dcc_search", async () => {

@@ -14,6 +14,10 @@ export interface DccAdapter {
   commands(): CommandDefinition[];
   /** What `dcc_search` searches. */
   catalog(): DccApiCatalog;
+  /** Server instructions sent to clients in `initialize` (what the DCC offers, conventions). */
+  readonly instructions?: string;
+  /** Replaces the execute tool's description, e.g. to state the DCC's argument convention. */
+  readonly executeDescription?: string;
   /** Releases connections or files the adapter holds. */
   close?(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { signatureOf } from "../scene/command-spec.ts";
 import { MayaScene } from "../scene/maya-scene.ts";
 import { SceneError, SceneErrorCode } from "../scene/scene-error.ts";
 import type { DccAdapter } from "./dcc-adapter.ts";
+import { mayaExecuteDescription, mayaInstructions } from "./maya-tool-texts.ts";
 
 /** Options for {@link createMayaAdapter}. */
 export interface MayaAdapterOptions {
@@ -77,6 +78,8 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
 
   return {
     dccName: "maya",
+    instructions: mayaInstructions(implemented),
+    executeDescription: mayaExecuteDescription("dcc_search"),
     scene,
     implementedCommands: () => [...implemented],
     commands: () => [

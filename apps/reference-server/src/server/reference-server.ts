@@ -9,7 +9,6 @@ import {
 } from "@dcc/mcp-bridge";
 import type { DccAdapter } from "../adapter/dcc-adapter.ts";
 import { createMayaAdapter } from "../adapter/maya-adapter.ts";
-import { mayaExecuteDescription, referenceServerInstructions } from "./tool-texts.ts";
 
 /** Options for {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -66,11 +65,10 @@ export async function createReferenceServer(
     dispatcher: new ToolDispatcher(registry),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
-  const executeDescription =
-    adapter.dccName === "maya" ? mayaExecuteDescription("dcc_search") : undefined;
+  const executeDescription = adapter.executeDescription;
   const common = {
     ...serverInfo,
-    ...(adapter.dccName === "maya" ? { instructions: referenceServerInstructions } : {}),
+    ...(adapter.instructions === undefined ? {} : { instructions: adapter.instructions }),
   };
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

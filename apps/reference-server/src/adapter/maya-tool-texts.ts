@@ -20,6 +20,11 @@ export function mayaExecuteDescription(searchToolName: string): string {
   ].join("\n");
 }
 
-/** Server instructions sent in `initialize`. */
-export const referenceServerInstructions: string =
-  "A simulated Maya scene (no Maya needed). Use dcc_search to find maya.cmds commands, then dcc_execute to run a script that calls them with dispatch(name, { flags..., args: [positional...] }). Commands that are in the catalog but not simulated fail with code NOT_IMPLEMENTED. Scene files are JSON in the server's data folder (file with rename/save/open).";
+/** Server instructions sent in `initialize`: what is simulated and how files work. */
+export function mayaInstructions(simulated: readonly string[]): string {
+  return [
+    "A simulated Maya scene (no Maya needed). Use dcc_search to find maya.cmds commands, then dcc_execute to run a script that calls them with dispatch(name, { ...flags, args: [positional...] }).",
+    `Simulated commands: ${simulated.join(", ")}. Other catalog commands fail with code NOT_IMPLEMENTED.`,
+    "poly* primitives also take position: [x, y, z] (not a Maya flag). Scene files are JSON in the server's data folder: file with rename + save, open, new (force: true drops unsaved changes).",
+  ].join("\n");
+}
