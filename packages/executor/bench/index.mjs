@@ -28,6 +28,8 @@ async function vmExecute(code, sandbox = {}) {
 
 export async function run({ log }) {
   const rows = [];
+  const began = performance.now();
+  const elapsed = () => `${((performance.now() - began) / 1000).toFixed(1)} s`;
   const registry = new ToolRegistry().register({ name: "noop", handler: () => null });
   const executor = new DccApiExecutor("bench", { dispatcher: new ToolDispatcher(registry) });
   try {
@@ -49,7 +51,7 @@ export async function run({ log }) {
       goal: "≤ 1.5 ms and ≤ 3× node:vm",
       pass: ours <= 1.5 && ours <= 3 * baseline,
     });
-    log(`execute p50 ${ours.toFixed(3)} ms vs node:vm ${baseline.toFixed(3)} ms`);
+    log(`execute p50 ${ours.toFixed(3)} ms vs node:vm ${baseline.toFixed(3)} ms (${elapsed()})`);
 
     // 2. One dispatch round trip to a no-op host command: the cost of N calls over an empty run.
     const calls = 2000;
@@ -73,7 +75,7 @@ export async function run({ log }) {
       goal: "≤ 50 µs",
       pass: perCall <= 50,
     });
-    log(`dispatch ${perCall.toFixed(1)} µs vs node:vm ${vmPerCall.toFixed(2)} µs`);
+    log(`dispatch ${perCall.toFixed(1)} µs vs node:vm ${vmPerCall.toFixed(2)} µs (${elapsed()})`);
 
     // 3. RSS growth over many executions in a row (after warm-up above).
     const executions = 5000;
@@ -95,7 +97,9 @@ export async function run({ log }) {
       goal: "≤ 30 MB",
       pass: rssGrowth <= 30,
     });
-    log(`RSS growth ${rssGrowth.toFixed(1)} MB vs node:vm ${vmRssGrowth.toFixed(1)} MB`);
+    log(
+      `RSS growth ${rssGrowth.toFixed(1)} MB vs node:vm ${vmRssGrowth.toFixed(1)} MB (${elapsed()})`,
+    );
   } finally {
     await executor.close();
   }

@@ -335,7 +335,14 @@ export class DccApiExecutor {
           );
         }
         // Re-parsed on the host: plain data only, `__proto__` keys stay inert own properties.
-        const args: unknown = JSON.parse(argsJson);
+        let args: unknown;
+        try {
+          args = JSON.parse(argsJson);
+        } catch {
+          return Promise.resolve(
+            errorReply(name, commandErrorCodes.invalidArgs, "The arguments are not valid JSON"),
+          );
+        }
         hostCalls++;
         inFlight++;
         return inCallerContext(() =>
