@@ -15,7 +15,9 @@ const soakExecutions = 10_000;
 const soakCancellations = 1_000;
 const loadSessions = 8;
 const loadMs = 20_000;
-const singleSessionMs = 4_000;
+/** The shortest load run worth reporting when the time budget is nearly spent. */
+const minLoadMs = 5_000;
+const singleSessionMs = 3_000;
 const mib = 1024 * 1024;
 
 const quantile = (values, q) => {
@@ -105,7 +107,12 @@ async function soak(log) {
     const workersBefore = tracker.live();
     const started = performance.now();
     let failures = 0;
+    let rssHalfway = 0;
     for (let index = 0; index < soakExecutions; index++) {
+      if (index === soakExecutions / 2) {
+        gc();
+        rssHalfway = process.memoryUsage().rss;
+      }
       const result = await executor.execute(
         `console.log("run", ${index}); return dispatch("objExists", { args: ["lambert1"] }) ? ${index} : -1;`,
         { timeoutSecs: 10 },
@@ -136,10 +143,11 @@ async function soak(log) {
     const resourcesAfter = activeResources();
     const workersAfter = tracker.live();
     log(
-      `soak: ${soakExecutions} executions in ${(executionMs / 1000).toFixed(1)} s, ${soakCancellations} cancellations in ${(cancelMs / 1000).toFixed(1)} s, ${failures} failures; RSS ${(rssBefore / mib).toFixed(1)} → ${(rssAfter / mib).toFixed(1)} MiB; workers ${workersBefore} → ${workersAfter}; resources ${JSON.stringify(resourcesBefore)} → ${JSON.stringify(resourcesAfter)}`,
+      `soak: ${soakExecutions} executions in ${(executionMs / 1000).toFixed(1)} s, ${soakCancellations} cancellations in ${(cancelMs / 1000).toFixed(1)} s, ${failures} failures; RSS ${(rssBefore / mib).toFixed(1)} → ${(rssHalfway / mib).toFixed(1)} (halfway) → ${(rssAfter / mib).toFixed(1)} MiB; workers ${workersBefore} → ${workersAfter}; resources ${JSON.stringify(resourcesBefore)} → ${JSON.stringify(resourcesAfter)}`,
     );
     return {
       rssBefore,
+      rssHalfway,
       rssAfter,
       workersBefore,
       workersAfter,
@@ -258,7 +266,7 @@ async function drive(clients, ms) {
   };
 }
 
-async function load(log) {
+async function load(log, durationMs) {
   const server = await createReferenceServer({ port: 0 });
   const clients = [];
   try {
@@ -267,11 +275,11 @@ async function load(log) {
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       clients.push(client);
     }
-    await drive(clients, 1000); // warm-up
+    await drive(clients, 500); // warm-up
     const single = await drive(clients.slice(0, 1), singleSessionMs);
-    const eight = await drive(clients, loadMs);
+    const eight = await drive(clients, durationMs);
     log(
-      `load: ${loadSessions} sessions ${eight.calls} calls in ${loadMs / 1000} s, ${eight.errors} errors, ${eight.throughput.toFixed(0)}/s, p50 ${eight.p50.toFixed(2)} ms, p99 ${eight.p99.toFixed(2)} ms; 1 session ${single.throughput.toFixed(0)}/s, p99 ${single.p99.toFixed(2)} ms`,
+      `load: ${loadSessions} sessions ${eight.calls} calls in ${durationMs / 1000} s, ${eight.errors} errors, ${eight.throughput.toFixed(0)}/s, p50 ${eight.p50.toFixed(2)} ms, p99 ${eight.p99.toFixed(2)} ms; 1 session ${single.throughput.toFixed(0)}/s, p99 ${single.p99.toFixed(2)} ms`,
     );
     return { single, eight };
   } finally {
@@ -280,13 +288,15 @@ async function load(log) {
   }
 }
 
-/** @param {{ root: string, log: (line: string) => void, rows?: Array<{ metric: string }> }} context */
-export async function run({ log, rows: earlier = [] }) {
+/** @param {{ root: string, log: (line: string) => void, rows?: Array<{ metric: string }>, remainingMs?: number }} context */
+export async function run({ log, rows: earlier = [], remainingMs = Number.POSITIVE_INFINITY }) {
+  const started = performance.now();
+  const left = () => remainingMs - (performance.now() - started);
   const rows = [];
   const reported = (pattern) => earlier.some((row) => pattern.test(row.metric));
 
   if (!reported(/return 1\s*\+\s*1/)) {
-    const timing = await executeVsVm(400);
+    const timing = await executeVsVm(300);
     log(`execute return 1+1 p50 ${timing.ours.toFixed(3)} ms (node:vm ${timing.vm.toFixed(3)} ms)`);
     rows.push({
       metric: "execute `return 1+1`, warm pool, p50 (baseline: fresh node:vm context)",
@@ -324,6 +334,13 @@ export async function run({ log, rows: earlier = [] }) {
     pass: growth <= 30,
   });
   rows.push({
+    // Tells a leak (still climbing) from memory touched once while warming up (flat).
+    metric: `soak: RSS growth from execution ${(soakExecutions / 2).toLocaleString("en")} to the end`,
+    ours: (soaked.rssAfter - soaked.rssHalfway) / mib,
+    unit: "MiB",
+    goal: "report",
+  });
+  rows.push({
     metric: "soak: failed executions or cancellations",
     ours: soaked.failures,
     unit: "count",
@@ -357,9 +374,15 @@ export async function run({ log, rows: earlier = [] }) {
     pass: timersAfter <= timersBefore,
   });
 
-  const loaded = await load(log);
+  // The load run needs ~6 s besides its own duration (sessions, warm-up, one-session baseline).
+  const loadFor = Math.round(Math.max(minLoadMs, Math.min(loadMs, left() - 6_000)) / 1000) * 1000;
+  if (loadFor < loadMs)
+    log(
+      `load: time budget nearly spent, running ${loadFor / 1000} s instead of ${loadMs / 1000} s`,
+    );
+  const loaded = await load(log, loadFor);
   rows.push({
-    metric: `load: ${loadSessions} sessions × ${loadMs / 1000} s search+execute, errors`,
+    metric: `load: ${loadSessions} sessions × ${loadFor / 1000} s search+execute, errors`,
     ours: loaded.eight.errors,
     unit: "count",
     goal: "0",
