@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { sceneHarness } from "./__fixtures__/scene-harness.ts";
+import { parseFlagSpecs } from "./command-spec.ts";
 import { MayaScene } from "./maya-scene.ts";
 
 describe("MayaScene", () => {
   it("implements at least 40 commands", () => {
     expect(new MayaScene().commandSpecs().length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("gives every flag of a command distinct long and short names", () => {
+    for (const spec of new MayaScene().commandSpecs()) {
+      const flags = parseFlagSpecs(spec.flags, spec.queryable ?? false, spec.editable ?? false);
+      const names = flags.flatMap((flag) =>
+        flag.short && flag.short !== flag.long ? [flag.long, flag.short] : [flag.long],
+      );
+      expect(new Set(names).size, spec.name).toBe(names.length);
+    }
   });
 
   it("fails with NOT_IMPLEMENTED for a command it does not simulate", () => {

@@ -23,7 +23,7 @@ const ls: SceneCommandSpec<MayaScene> = {
   positional: "...namesOrPatterns: string[]",
   returns: "string[]",
   flags:
-    "type|typ:strings exactType|et:strings excludeType|ext:strings selection|sl orderedSelection|os long|l dagObjects|dag transforms|tr shapes|s geometry|g cameras|ca lights|lt materials|mat assemblies showType|st visible|v head|hd:int tail|tl:int nodeTypes|nt objectsOnly|o flatten|fl allPaths|ap",
+    "type|typ:strings exactType|et:strings excludeType|ext:strings selection|sl orderedSelection|os long|l dagObjects|dag transforms|tr shapes|s geometry|g cameras|ca lights|lt materials|mat assemblies|as showType|st visible|v head|hd:int tail|tl:int nodeTypes|nt objectsOnly|o flatten|fl allPaths|ap",
   mutates: false,
   run(scene, call) {
     const { flags } = call;
