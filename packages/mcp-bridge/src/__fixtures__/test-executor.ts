@@ -57,7 +57,7 @@ export function createTestExecutor(
     executor,
     journal,
     results,
-    async idle(ms = 5000) {
+    async idle(ms = 10_000) {
       const deadline = Date.now() + ms;
       while (running > 0 && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 2));
