@@ -54,9 +54,9 @@ export function buildIndex(
   const postings = new GrowableTriples();
   let lastDocument = new Int32Array(16384).fill(-1);
   let lastPosting = new Int32Array(16384);
-  const parameterTerms = new Map<string, number[]>();
-  // Keyword values recur (the same flag on many commands): split each distinct text once.
-  const keywordWords = new Map<string, string[]>();
+  const parameters = new Map<string, Parameter>();
+  // Keyword values of more than one word, split once.
+  const keywordParameters = new Map<string, Parameter[]>();
   const partCache = new Map<string, string>();
   // Per term id: 1 for a word, 0 for a joined name run only.
   let isWord = new Int32Array(16384);
@@ -87,6 +87,39 @@ export function buildIndex(
       lastPosting[id] = postings.push(id, document, mask);
     }
   };
+  const parameter = (name: string): Parameter => {
+    let found = parameters.get(name);
+    if (found === undefined) {
+      found = { ids: partStems(name, partCache).map(internWord), lastDocument: -1 };
+      parameters.set(name, found);
+    }
+    return found;
+  };
+  const markParameter = (found: Parameter, document: number): void => {
+    found.lastDocument = document;
+    for (const id of found.ids) mark(id, document, inSignature);
+  };
+  // Marks the words of one keyword value not yet in this document's parameters; returns how many.
+  const markKeywords = (text: string, document: number): number => {
+    // Most values are one flag name, often one a signature or another command already listed.
+    const known = parameters.get(text);
+    if (known !== undefined) return markOnce(known, document);
+    let found = keywordParameters.get(text);
+    if (found === undefined) {
+      const words = identifierWords(text);
+      if (words.length === 1 && words[0] === text) return markOnce(parameter(text), document);
+      found = words.map(parameter);
+      keywordParameters.set(text, found);
+    }
+    let added = 0;
+    for (const item of found) added += markOnce(item, document);
+    return added;
+  };
+  const markOnce = (found: Parameter, document: number): number => {
+    if (found.lastDocument === document) return 0;
+    markParameter(found, document);
+    return 1;
+  };
   const count = records.length;
   const nameLengths = new Float64Array(count);
   const parameterCounts = new Float64Array(count);
@@ -113,39 +146,19 @@ export function buildIndex(
     for (const term of new Set(parts)) nameTermList.push(intern(term));
     nameStarts[document + 1] = nameTermList.length;
     nameKeys.push(parts.join(""));
-    const markParameter = (parameter: string): void => {
-      let ids = parameterTerms.get(parameter);
-      if (ids === undefined) {
-        ids = partStems(parameter, partCache).map(internWord);
-        parameterTerms.set(parameter, ids);
-      }
-      for (const id of ids) mark(id, document, inSignature);
-    };
-    const parameters =
-      typeof record.signature === "string"
-        ? signatureParameters(record.signature, record.name)
-        : [];
-    for (const parameter of parameters) markParameter(parameter);
-    let parameterCount = parameters.length;
-    let seen: Set<string> | undefined;
+    let parameterCount = 0;
+    if (typeof record.signature === "string") {
+      const names = signatureParameters(record.signature, record.name);
+      parameterCount = names.length;
+      for (const name of names) markParameter(parameter(name), document);
+    }
     for (const field of keywordFields) {
       const value = ownField(record, field);
       // Values were checked when the record came in; a caller may have changed an array since.
-      const texts: readonly unknown[] =
-        typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
-      for (const text of texts) {
-        if (typeof text !== "string") continue;
-        let words = keywordWords.get(text);
-        if (words === undefined) {
-          words = identifierWords(text);
-          keywordWords.set(text, words);
-        }
-        for (const word of words) {
-          seen ??= new Set(parameters);
-          if (seen.has(word)) continue;
-          seen.add(word);
-          parameterCount++;
-          markParameter(word);
+      if (typeof value === "string") parameterCount += markKeywords(value, document);
+      else if (Array.isArray(value)) {
+        for (const text of value) {
+          if (typeof text === "string") parameterCount += markKeywords(text, document);
         }
       }
     }
@@ -209,6 +222,12 @@ export function buildIndex(
     nameTerms: Int32Array.from(nameTermList),
     nameKeys,
   };
+}
+
+// One parameter or flag name: its term ids, and the last document that listed it.
+interface Parameter {
+  ids: number[];
+  lastDocument: number;
 }
 
 // Parallel growable typed arrays of (term, document, field mask) postings.

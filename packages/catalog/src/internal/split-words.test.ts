@@ -50,4 +50,13 @@ describe("identifierWords", () => {
     ]);
     expect(identifierWords(" ,;- ")).toEqual([]);
   });
+
+  it("splits plain ASCII identifiers exactly as the Unicode rule does", () => {
+    const identifier = /[\p{L}\p{M}\p{N}_]+/gu;
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9_ ,-]{0,16}$/), (text) => {
+        expect(identifierWords(text)).toEqual(text.match(identifier) ?? []);
+      }),
+    );
+  });
 });

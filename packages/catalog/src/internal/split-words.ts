@@ -23,9 +23,22 @@ export function rawWords(text: string, limit: number = Number.POSITIVE_INFINITY)
  * in a signature and in a keyword field is one word.
  */
 export function identifierWords(text: string): string[] {
+  if (isAsciiIdentifier(text)) return [text];
   const words: string[] = [];
   for (const match of text.matchAll(identifier)) words.push(match[0]);
   return words;
+}
+
+// Flag names are mostly plain ASCII identifiers: one word, no regex needed.
+function isAsciiIdentifier(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const letterOrDigit =
+      (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+    if (!letterOrDigit && code !== 95) return false;
+  }
+  return true;
 }
 
 /** Lower-case parts of one identifier-like word: camelCase humps and digit runs. */
