@@ -316,22 +316,18 @@ export class DccApiExecutor {
     const hooks: RunHooks = {
       onCall: (name, argsJson) => {
         if (stop.signal.aborted) {
-          return Promise.resolve(
-            errorReply(
-              name,
-              commandErrorCodes.cancelled,
-              `${name} was not started: the script was stopped`,
-            ),
+          return errorReply(
+            name,
+            commandErrorCodes.cancelled,
+            `${name} was not started: the script was stopped`,
           );
         }
         const dispatcher = this.dispatcher;
         if (dispatcher === undefined) {
-          return Promise.resolve(
-            errorReply(
-              name,
-              commandErrorCodes.noDispatcher,
-              `No host commands are available on ${this.dccName}`,
-            ),
+          return errorReply(
+            name,
+            commandErrorCodes.noDispatcher,
+            `No host commands are available on ${this.dccName}`,
           );
         }
         // Re-parsed on the host: plain data only, `__proto__` keys stay inert own properties.
@@ -339,30 +335,28 @@ export class DccApiExecutor {
         try {
           args = JSON.parse(argsJson);
         } catch {
-          return Promise.resolve(
-            errorReply(name, commandErrorCodes.invalidArgs, "The arguments are not valid JSON"),
+          return errorReply(
+            name,
+            commandErrorCodes.invalidArgs,
+            "The arguments are not valid JSON",
           );
         }
         hostCalls++;
+        const outcome = inCallerContext(() =>
+          dispatcher.dispatchNow(name, args, { signal: hostAbort.signal }),
+        );
+        if (!(outcome instanceof Promise)) {
+          return outcome.ok ? valueReply(name, outcome.value) : failureReply(name, outcome.error);
+        }
         inFlight++;
-        return inCallerContext(() =>
-          dispatcher.dispatch(name, args, { signal: hostAbort.signal }),
-        ).then(
+        return outcome.then(
           (value) => {
             inFlight--;
             return valueReply(name, value);
           },
           (error: unknown) => {
             inFlight--;
-            const failed =
-              error instanceof CommandError
-                ? error
-                : new CommandError({
-                    command: name,
-                    code: commandErrorCodes.commandFailed,
-                    message: error instanceof Error ? error.message : String(error),
-                  });
-            return errorReply(name, failed.code, failed.message);
+            return failureReply(name, error);
           },
         );
       },
@@ -464,6 +458,12 @@ function valueReply(command: string, value: unknown): string {
       `${command} returned a value that is not JSON-representable: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+function failureReply(command: string, error: unknown): string {
+  if (error instanceof CommandError) return errorReply(command, error.code, error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  return errorReply(command, commandErrorCodes.commandFailed, message);
 }
 
 function errorReply(command: string, code: string, message: string): string {

@@ -87,6 +87,6 @@ export type { ScriptSyntaxErrorOptions } from "./scripts/script-syntax-error.ts"
 export { ScriptSyntaxError } from "./scripts/script-syntax-error.ts";
 export type { UnsupportedParameterTypeErrorOptions } from "./scripts/unsupported-parameter-type-error.ts";
 export { UnsupportedParameterTypeError } from "./scripts/unsupported-parameter-type-error.ts";
-export type { DispatchOptions } from "./tool-dispatcher.ts";
+export type { DispatchOptions, DispatchOutcome } from "./tool-dispatcher.ts";
 export { ToolDispatcher } from "./tool-dispatcher.ts";
 export { ToolRegistry } from "./tool-registry.ts";

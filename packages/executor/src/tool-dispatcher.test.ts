@@ -146,4 +146,30 @@ describe("ToolDispatcher", () => {
     const dispatcher = new ToolDispatcher(registry);
     expect(await withCancelToken(token, () => dispatcher.dispatch("probe", null))).toBe(true);
   });
+
+  it("runs a synchronous handler at once through dispatchNow when nothing is queued", async () => {
+    let release!: () => void;
+    const registry = new ToolRegistry().registerAll([
+      { name: "sync", handler: (args) => args },
+      {
+        name: "hold",
+        handler: () => new Promise<string>((resolve) => (release = () => resolve("held"))),
+      },
+    ]);
+    const dispatcher = new ToolDispatcher(registry);
+    expect(dispatcher.dispatchNow("sync", 1)).toEqual({ ok: true, value: 1 });
+    expect(dispatcher.dispatchNow("nope", 1)).toMatchObject({
+      ok: false,
+      error: { code: "UNKNOWN_COMMAND" },
+    });
+    const held = dispatcher.dispatchNow("hold", null);
+    expect(held).toBeInstanceOf(Promise);
+    // Behind a running command, even a synchronous one waits its turn.
+    const queued = dispatcher.dispatchNow("sync", 2);
+    expect(queued).toBeInstanceOf(Promise);
+    release();
+    expect(await held).toBe("held");
+    expect(await queued).toBe(2);
+    expect(dispatcher.dispatchNow("sync", 3)).toEqual({ ok: true, value: 3 });
+  });
 });

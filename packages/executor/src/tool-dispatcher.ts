@@ -9,7 +9,21 @@ export interface DispatchOptions {
   signal?: AbortSignal;
 }
 
+/** Result of {@link ToolDispatcher.dispatchNow}: settled at once, or a promise. */
+export type DispatchOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; error: CommandError }
+  | Promise<unknown>;
+
 const neverAborted = new AbortController().signal;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
 
 /**
  * Runs registered commands by name, one at a time: a DCC's main thread is single-threaded, so a
@@ -19,6 +33,8 @@ export class ToolDispatcher {
   /** The commands this dispatcher runs. */
   readonly registry: ToolRegistry;
   #tail: Promise<unknown> = Promise.resolve();
+  /** Calls queued or running. */
+  #pending = 0;
 
   constructor(registry: ToolRegistry) {
     this.registry = registry;
@@ -31,36 +47,72 @@ export class ToolDispatcher {
    *   `CANCELLED`, or the handler's own code (`COMMAND_FAILED` when it has none).
    */
   dispatch(name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
+    const outcome = this.dispatchNow(name, args, options);
+    if (outcome instanceof Promise) return outcome;
+    return outcome.ok ? Promise.resolve(outcome.value) : Promise.reject(outcome.error);
+  }
+
+  /**
+   * Like {@link ToolDispatcher.dispatch}, but when no other call is queued or running and the
+   * handler is synchronous, it runs at once and the outcome comes back without a promise (the
+   * sandbox's dispatch path saves its microtask hops this way). Used inside `@dcc/executor`.
+   */
+  dispatchNow(name: string, args: unknown, options: DispatchOptions = {}): DispatchOutcome {
     const definition = this.registry.get(name);
-    if (definition === undefined) return Promise.reject(this.#unknown(name));
+    if (definition === undefined) return { ok: false, error: this.#unknown(name) };
     const problems = this.registry.validateArgs(name, args);
     if (problems !== null) {
-      return Promise.reject(
-        new CommandError({
+      return {
+        ok: false,
+        error: new CommandError({
           command: name,
           code: commandErrorCodes.invalidArgs,
           message: `Invalid arguments for ${name}: ${problems.join("; ")}`,
         }),
-      );
+      };
     }
     const signal = options.signal ?? neverAborted;
-    const run = async (): Promise<unknown> => {
-      if (signal.aborted) {
-        throw new CommandError({
-          command: name,
-          code: commandErrorCodes.cancelled,
-          message: `${name} was not started: the call was cancelled`,
-        });
+    const notStarted = (): CommandError =>
+      new CommandError({
+        command: name,
+        code: commandErrorCodes.cancelled,
+        message: `${name} was not started: the call was cancelled`,
+      });
+    if (this.#pending === 0) {
+      // Nothing ahead of this call, so running it now keeps the one-at-a-time order.
+      if (signal.aborted) return { ok: false, error: notStarted() };
+      let value: unknown;
+      try {
+        value = definition.handler(args, { signal, command: name });
+      } catch (error) {
+        return { ok: false, error: toCommandError(name, error) };
       }
+      if (!isThenable(value)) return { ok: true, value };
+      return this.#track(
+        Promise.resolve(value).catch((error: unknown) => {
+          throw toCommandError(name, error);
+        }),
+      );
+    }
+    const run = async (): Promise<unknown> => {
+      if (signal.aborted) throw notStarted();
       try {
         return await definition.handler(args, { signal, command: name });
       } catch (error) {
         throw toCommandError(name, error);
       }
     };
-    const result = this.#tail.then(run, run);
-    this.#tail = result.catch(() => {});
-    return result;
+    return this.#track(this.#tail.then(run, run));
+  }
+
+  /** Counts a call as pending until it settles, and queues the next calls behind it. */
+  #track(call: Promise<unknown>): Promise<unknown> {
+    this.#pending++;
+    const settled = call.finally(() => {
+      this.#pending--;
+    });
+    this.#tail = settled.catch(() => {});
+    return settled;
   }
 
   #unknown(name: string): CommandError {

@@ -8,8 +8,8 @@ import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.
 
 /** Callbacks for one run. */
 export interface RunHooks {
-  /** Runs a host command; resolves to reply JSON text and never rejects. */
-  onCall(name: string, argsJson: string): Promise<string>;
+  /** Runs a host command; gives reply JSON text at once or as a promise that never rejects. */
+  onCall(name: string, argsJson: string): string | Promise<string>;
   onLog?(entry: LogEntry): void;
   onProgress?(update: ProgressUpdate): void;
 }
@@ -116,14 +116,17 @@ export class PooledWorker {
     switch (message.type) {
       case "call": {
         const { seq } = message;
-        active.hooks.onCall(message.name, message.args).then((reply) => {
+        const answer = (reply: string): void => {
           // A late answer for a run that already ended is dropped, never delivered to the next.
           if (this.#active !== active) return;
           this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
           Atomics.store(this.#control, ANSWER_SLOT, seq);
           Atomics.add(this.#control, WAKE_SLOT, 1);
           Atomics.notify(this.#control, WAKE_SLOT);
-        });
+        };
+        const reply = active.hooks.onCall(message.name, message.args);
+        if (typeof reply === "string") answer(reply);
+        else void reply.then(answer);
         return;
       }
       case "log":
