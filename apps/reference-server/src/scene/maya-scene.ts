@@ -105,6 +105,11 @@ export class MayaScene {
       });
     }
     const call = parseCall(name, entry.flags, args);
+    if (entry.spec.positional === undefined && call.args.length > 0) {
+      throw invalidArgument(
+        `${name} takes no positional arguments (got ${JSON.stringify(call.args)}); pass flags as keys of one object.`,
+      );
+    }
     if (!entry.spec.mutates || call.query) return entry.spec.run(this, call) ?? null;
     // Changes are journaled as they happen: a failure rolls them back, success makes them undoable.
     const journal = startJournal(this.graph.state);

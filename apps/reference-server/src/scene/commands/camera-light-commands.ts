@@ -3,7 +3,7 @@ import type { SceneCall, SceneCommandSpec } from "../command-spec.ts";
 import type { MayaScene } from "../maya-scene.ts";
 import { invalidArgument } from "../scene-error.ts";
 import type { NodeData } from "../scene-state.ts";
-import { desiredName, formatValue, setIf, shapeOf } from "./command-helpers.ts";
+import { assertNoCreateArgs, desiredName, formatValue, setIf, shapeOf } from "./command-helpers.ts";
 import { createLight } from "./light-helpers.ts";
 
 /** Flags that move the transform rather than set a shape attribute. */
@@ -73,6 +73,7 @@ function light(
         applyShapeFlags(scene, shape, call, allAliases);
         return null;
       }
+      assertNoCreateArgs(call);
       const { shape } = createLight(scene, name, desiredName(call, `${name}#`));
       applyShapeFlags(scene, shape, call, allAliases);
       return shape.name;
@@ -102,6 +103,7 @@ const camera: SceneCommandSpec<MayaScene> = {
       applyShapeFlags(scene, shape, call, cameraAliases);
       return null;
     }
+    assertNoCreateArgs(call);
     const { transform, shape } = scene.graph.createTransformWithShape(
       "camera",
       desiredName(call, "camera#"),

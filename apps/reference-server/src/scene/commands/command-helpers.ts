@@ -5,6 +5,18 @@ import { assertValidName } from "../naming.ts";
 import { invalidArgument } from "../scene-error.ts";
 import type { NodeData } from "../scene-state.ts";
 
+/**
+ * Create mode of a command whose positional argument is only for query/edit (primitives,
+ * cameras, lights): positional values there are a mistake, usually a flag given positionally.
+ */
+export function assertNoCreateArgs(call: SceneCall): void {
+  if (call.args.length > 0) {
+    throw invalidArgument(
+      `${call.command} takes no positional arguments when creating (got ${JSON.stringify(call.args)}); pass flags as keys of one object, e.g. { name: "ball" }.`,
+    );
+  }
+}
+
 /** A desired name from the `name` flag, checked, or the default pattern. */
 export function desiredName(call: SceneCall, fallback: string): string {
   const name = call.flags["name"];

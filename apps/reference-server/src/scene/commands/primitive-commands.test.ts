@@ -58,6 +58,16 @@ describe("polygon primitives", () => {
     expect(run("polySphere", { args: ["pSphere1"], q: true, axis: true })).toEqual([0, 1, 0]);
   });
 
+  it("rejects positional arguments when creating, and commands that take none", () => {
+    const { run } = sceneHarness();
+    expect(() => run("polySphere", ["ball"])).toThrow(
+      /polySphere takes no positional arguments when creating/,
+    );
+    expect(() => run("pointLight", [1])).toThrow(/takes no positional arguments when creating/);
+    expect(() => run("undo", ["polySphere"])).toThrow(/undo takes no positional arguments/);
+    expect(run("ls", { type: "transform" })).toEqual([]);
+  });
+
   it("skips the history node with constructionHistory: false", () => {
     const { run } = sceneHarness();
     expect(run("polyPlane", { ch: false })).toEqual(["pPlane1"]);

@@ -3,7 +3,13 @@ import type { SceneCall, SceneCommandSpec } from "../command-spec.ts";
 import type { MayaScene } from "../maya-scene.ts";
 import { invalidArgument } from "../scene-error.ts";
 import type { NodeData } from "../scene-state.ts";
-import { assignShadingGroup, desiredName, formatValue, setIf } from "./command-helpers.ts";
+import {
+  assertNoCreateArgs,
+  assignShadingGroup,
+  desiredName,
+  formatValue,
+  setIf,
+} from "./command-helpers.ts";
 
 interface PrimitiveOptions {
   command: string;
@@ -83,6 +89,7 @@ function primitive(options: PrimitiveOptions): SceneCommandSpec<MayaScene> {
         const value = formatValue(scene, history, attribute, scene.graph.state.currentTime);
         return Array.isArray(value) ? value[0] : value;
       }
+      assertNoCreateArgs(call);
       const graph = scene.graph;
       const { transform, shape } = graph.createTransformWithShape(
         "mesh",
