@@ -62,6 +62,19 @@ describe("createMayaCatalog", () => {
     expect(names).toContain("polySphere");
   });
 
+  it("finds commands by flags their shortened signatures leave out", () => {
+    const catalog = createMayaCatalog();
+    for (const [flag, command] of [
+      ["undeletable", "ls"],
+      ["shakeOverscan", "camera"],
+      ["macOS", "about"],
+    ] as const) {
+      expect(catalog.get(command)?.signature, flag).not.toContain(`${flag}?:`);
+      expect(catalog.get(command)?.["flags"], flag).toContain(flag);
+      expect(catalog.search(flag, { limit: 1 })[0]?.name, flag).toBe(command);
+    }
+  });
+
   it("adds caller synonyms to the Maya ones", () => {
     const catalog = createMayaCatalog({ synonyms: { globe: ["sphere"] } });
     expect(catalog.search("globe", { limit: 3 }).map((record) => record.name)).toContain(

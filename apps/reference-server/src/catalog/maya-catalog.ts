@@ -25,6 +25,8 @@ export function createMayaCatalog(options: MayaCatalogOptions = {}): DccApiCatal
   return new DccApiCatalog("maya", {
     commands,
     ranker: options.ranker ?? "ranked",
+    // Signatures show at most 25 flags; `flags` lists them all, so later flags stay searchable.
+    keywordFields: ["flags"],
     synonyms: options.synonyms ? mergeSynonyms(MAYA_SYNONYMS, options.synonyms) : MAYA_SYNONYMS,
   });
 }
