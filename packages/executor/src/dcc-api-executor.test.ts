@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DccApiExecutor } from "./dcc-api-executor.ts";
 import type { ExecuteLogEntry, ExecuteProgress } from "./execute-options.ts";
 import type { ExecuteResult } from "./execute-result.ts";
+import { SandboxPool } from "./sandbox-pool.ts";
 import { ToolDispatcher } from "./tool-dispatcher.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 
@@ -83,8 +84,10 @@ const catalog = new DccApiCatalog("maya", {
   commands: registry.catalogRecords(),
   ranker: "overlap",
 });
-const executor = new DccApiExecutor("maya", { dispatcher, catalog });
-afterAll(() => executor.close());
+// Two workers whatever the machine, so a runaway execution cannot starve the others here.
+const pool = new SandboxPool({ size: 2 });
+const executor = new DccApiExecutor("maya", { dispatcher, catalog, pool });
+afterAll(() => pool.close());
 
 function resetSlow(): void {
   slowStarted = deferred();
