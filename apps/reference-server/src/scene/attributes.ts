@@ -17,7 +17,7 @@ export type AttributeValue = ScalarValue | number[];
 
 /** Finds an attribute by long or short name. */
 export function findAttribute(node: NodeData, name: string): [string, AttributeData] | undefined {
-  const direct = node.attributes[name];
+  const direct = Object.hasOwn(node.attributes, name) ? node.attributes[name] : undefined;
   if (direct) return [name, direct];
   for (const [long, data] of Object.entries(node.attributes)) {
     if (data.shortName === name) return [long, data];

@@ -1,11 +1,12 @@
+import { attributeTable } from "./node-types.ts";
 import type { AttributeData, NodeData } from "./scene-state.ts";
 
 /** A deep copy of a node's attributes. */
 export function cloneAttributes(
   attributes: Record<string, AttributeData>,
 ): Record<string, AttributeData> {
-  const copy: Record<string, AttributeData> = {};
-  for (const name in attributes) {
+  const copy = attributeTable();
+  for (const name of Object.keys(attributes)) {
     const attribute = attributes[name] as AttributeData;
     const clone: AttributeData = { ...attribute };
     if (attribute.children) clone.children = [...attribute.children];

@@ -412,10 +412,23 @@ export function isTypeOf(type: string, base: string): boolean {
   return nodeTypeInfo(type)?.inherited.includes(base) ?? false;
 }
 
+/**
+ * An empty attribute table. It has no prototype: attribute names come from scripts, and on a
+ * plain object `__proto__` or `constructor` would reach the host's `Object.prototype`.
+ */
+export function attributeTable(
+  entries?: Record<string, AttributeData>,
+): Record<string, AttributeData> {
+  const table = Object.create(null) as Record<string, AttributeData>;
+  if (entries)
+    for (const name of Object.keys(entries)) table[name] = entries[name] as AttributeData;
+  return table;
+}
+
 /** Fresh attribute records for a node of `type`, compound children included. */
 export function defaultAttributes(type: string): Record<string, AttributeData> {
   const info = nodeTypeInfo(type);
-  const attributes: Record<string, AttributeData> = {};
+  const attributes = attributeTable();
   for (const template of info?.attributes ?? []) {
     const keyable = template.keyable ?? false;
     if (template.children) {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
+import { attributeTable } from "./node-types.ts";
 import { SceneError, SceneErrorCode } from "./scene-error.ts";
 import type { SceneState } from "./scene-state.ts";
 
@@ -61,6 +62,10 @@ export function readSceneFile(path: string, name: string): SceneState {
   const record = parsed as { format?: unknown; state?: SceneState };
   if (record.format !== format || typeof record.state?.nodes !== "object") {
     throw fileError(`File is not a scene saved by this server: ${name}`);
+  }
+  // Files are data from disk: rebuild attribute tables without prototypes, as live ones are.
+  for (const node of Object.values(record.state.nodes)) {
+    node.attributes = attributeTable(node.attributes);
   }
   return record.state;
 }
