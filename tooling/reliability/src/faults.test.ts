@@ -193,67 +193,62 @@ describe("a sandbox worker killed from outside", () => {
 });
 
 describe("a client that goes away mid-call", () => {
-  const spinUntilStopped = "for (;;) dispatch('faultCount', {});";
+  // At least 2 ms between calls, so the dispatch call limit (10,000) is 20 s away and only a
+  // cancellation can stop the script within the test's bound. Each script counts under its own
+  // key, so a script that was not stopped cannot make another test pass or fail.
+  const spinUntilStopped = (key: string): string =>
+    `for (;;) { dispatch('faultCount', { key: '${key}' }); const until = Date.now() + 2; while (Date.now() < until) {} }`;
+  const count = (key: string): number => harness.faults.countedBy.get(key) ?? 0;
 
-  async function expectStopped(): Promise<void> {
+  async function expectStopped(key: string): Promise<void> {
     // Once the call is cancelled the script makes no more dispatch calls: wait for a quiet
     // 150 ms window (bounded), then check it stays quiet.
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 3000;
     let quiet = false;
     while (!quiet && Date.now() < deadline) {
-      const before = harness.faults.counted;
+      const before = count(key);
       await new Promise((resolve) => setTimeout(resolve, 150));
-      quiet = harness.faults.counted === before;
+      quiet = count(key) === before;
     }
-    expect(quiet).toBe(true);
-    const frozen = harness.faults.counted;
+    expect(quiet, `the ${key} script still runs`).toBe(true);
+    const frozen = count(key);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(harness.faults.counted).toBe(frozen);
+    expect(count(key)).toBe(frozen);
   }
 
-  it("closing the transport cancels the running script", async () => {
-    const leaving = await harness.connect();
-    const counted = harness.faults.counted;
-    const call = callTool(
-      leaving,
-      "dcc_execute",
-      { code: spinUntilStopped, timeout_secs: 60 },
-      70_000,
+  async function startSpinning(caller: Client, key: string, signal?: AbortSignal): Promise<void> {
+    const call = caller.callTool(
+      { name: "dcc_execute", arguments: { code: spinUntilStopped(key), timeout_secs: 60 } },
+      undefined,
+      { timeout: 70_000, ...(signal === undefined ? {} : { signal }) },
     );
     call.catch(() => {});
-    expect(await waitUntil(() => harness.faults.counted > counted + 10, 10_000)).toBe(true);
+    expect(await waitUntil(() => count(key) > 10, 10_000)).toBe(true);
+  }
+
+  // Known bug in packages/mcp-bridge (src/mcp-http-server.ts with the SDK's Streamable HTTP
+  // transport): when the client's connection closes without a DELETE or notifications/cancelled,
+  // the call's token is never cancelled, so the script runs on to its own timeout or limit.
+  it.fails("closing the transport cancels the running script", async () => {
+    const leaving = await harness.connect();
+    await startSpinning(leaving, "closed");
     await leaving.close();
-    await expectStopped();
+    await expectStopped("closed");
   });
 
   it("ending the session (HTTP DELETE) cancels the running script", async () => {
     const leaving = await harness.connect();
-    const counted = harness.faults.counted;
-    const call = callTool(
-      leaving,
-      "dcc_execute",
-      { code: spinUntilStopped, timeout_secs: 60 },
-      70_000,
-    );
-    call.catch(() => {});
-    expect(await waitUntil(() => harness.faults.counted > counted + 10, 10_000)).toBe(true);
+    await startSpinning(leaving, "deleted");
     const transport = leaving.transport as { terminateSession?: () => Promise<void> };
     await transport.terminateSession?.();
-    await expectStopped();
+    await expectStopped("deleted");
     await leaving.close();
   });
 
   it("an aborted request (notifications/cancelled) stops the script", async () => {
     const abort = new AbortController();
-    const counted = harness.faults.counted;
-    const call = client.callTool(
-      { name: "dcc_execute", arguments: { code: spinUntilStopped, timeout_secs: 60 } },
-      undefined,
-      { signal: abort.signal, timeout: 70_000 },
-    );
-    call.catch(() => {});
-    expect(await waitUntil(() => harness.faults.counted > counted + 10, 10_000)).toBe(true);
+    await startSpinning(client, "aborted", abort.signal);
     abort.abort();
-    await expectStopped();
+    await expectStopped("aborted");
   });
 });

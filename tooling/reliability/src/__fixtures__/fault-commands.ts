@@ -7,6 +7,8 @@ export interface FaultState {
   marks: number;
   /** Calls of `faultCount`. */
   counted: number;
+  /** Calls of `faultCount` per `key` argument, so concurrent scripts can be told apart. */
+  countedBy: Map<string, number>;
   /** `faultHangAbortable` calls whose signal aborted. */
   abortedHangs: number;
   /** `faultSlow` calls that saw their signal abort. */
@@ -17,7 +19,7 @@ export interface FaultState {
 
 /** A fresh state. */
 export function newFaultState(): FaultState {
-  return { marks: 0, counted: 0, abortedHangs: 0, abortedSlow: 0, hangs: [] };
+  return { marks: 0, counted: 0, countedBy: new Map(), abortedHangs: 0, abortedSlow: 0, hangs: [] };
 }
 
 /** Lets every pending `faultHang` call finish (so the dispatcher's queue drains). */
@@ -43,8 +45,12 @@ export function faultCommands(state: FaultState): CommandDefinition[] {
     },
     {
       name: "faultCount",
-      description: "Counts calls.",
-      handler: () => ++state.counted,
+      description: "Counts calls, in total and per `key`.",
+      handler: (args) => {
+        const key = String((args as { key?: unknown } | null)?.key ?? "");
+        state.countedBy.set(key, (state.countedBy.get(key) ?? 0) + 1);
+        return ++state.counted;
+      },
     },
     {
       name: "faultThrow",
