@@ -96,7 +96,12 @@ console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));
 for (const r of table) console.log(line(r));
 const totalSeconds = (performance.now() - started) / 1000;
-console.log(`\n${rows.length} figures in ${totalSeconds.toFixed(1)} s on Node ${process.version}`);
+const perModule = Object.entries(timings)
+  .map(([name, seconds]) => `${name} ${seconds} s`)
+  .join(", ");
+console.log(
+  `\n${rows.length} figures in ${totalSeconds.toFixed(1)} s on Node ${process.version} (${perModule})`,
+);
 writeFileSync(
   join(root, "bench", "results.json"),
   `${JSON.stringify({ node: process.version, seconds: totalSeconds, moduleSeconds: timings, rows }, null, 2)}\n`,
