@@ -12,7 +12,7 @@ import { hostileScripts, secretName } from "./hostile-scripts.ts";
 
 const secret = `sk-reliability-${randomUUID()}`;
 const prototypeNames = (): string[][] =>
-  [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) =>
+  [Object.prototype, Array.prototype, Function.prototype, String.prototype, Object].map((proto) =>
     Object.getOwnPropertyNames(proto).sort(),
   );
 

@@ -144,14 +144,12 @@ export const hostileScripts: readonly HostileScript[] = [
     expect: { kind: "error", errorCode: "SCRIPT_ERROR", error: /trap fired/ },
   },
   {
-    // setAttr on a `__proto__` or `constructor` attribute is left out: it pollutes the host
-    // (see known-bugs.test.ts).
     name: "pollutes prototypes through dispatch arguments",
     group: "escape",
     args: code(
       [
         `const evil = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "name": "evil"}');`,
-        "const tries = [['polySphere', evil], ['polySphere', { name: 'victim' }], ['addAttr', { args: ['victim'], longName: '__proto__', attributeType: 'double' }], ['rename', { args: ['victim', '__proto__'] }], ['ls', evil], ['xform', { args: ['__proto__'], translation: [1, 2, 3] }]];",
+        "const tries = [['polySphere', evil], ['polySphere', { name: 'victim' }], ['addAttr', { args: ['victim'], longName: '__proto__', attributeType: 'double' }], ['setAttr', { args: ['victim.__proto__', 1] }], ['setAttr', { args: ['victim.constructor', 1] }], ['rename', { args: ['victim', '__proto__'] }], ['ls', evil], ['xform', { args: ['__proto__'], translation: [1, 2, 3] }]];",
         "for (const [name, args] of tries) { try { dispatch(name, args); } catch {} }",
         "return { polluted: ({}).polluted ?? null };",
       ].join("\n"),

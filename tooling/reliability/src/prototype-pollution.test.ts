@@ -1,5 +1,5 @@
-// Bugs found by the reliability suites in other packages, kept as failing tests (`it.fails`) until
-// their owners fix them; each then starts to "fail" here and should become an ordinary test.
+// Prototype pollution through host commands, checked in-process so a regression cannot wedge the
+// HTTP stack the battery runs on (the battery makes the same attempts over MCP).
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
 import { createMayaAdapter } from "@dcc/reference-server";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -31,18 +31,20 @@ const executor = new DccApiExecutor("maya", {
 afterEach(restoreBuiltins);
 afterAll(() => executor.close());
 
-describe("known bugs in other packages", () => {
-  // apps/reference-server/src/scene/attributes.ts keeps a node's attributes in a plain object
-  // (`node.attributes[name]`), so the attribute name `__proto__` resolves to the host's
-  // Object.prototype and setAttr writes `value` onto it (and `constructor` writes Object.value).
-  // After that every `Object.defineProperty(o, k, { get })` in the server process throws
-  // "Invalid property descriptor" and the MCP server stops answering.
-  it.fails("reference-server: setAttr on a __proto__ or constructor attribute leaves the host's built-ins alone", async () => {
+describe("prototype pollution through host commands", () => {
+  // Found by the battery: the scene's attribute tables were plain objects, so setAttr on
+  // `node.__proto__` wrote `value` onto the host's Object.prototype (and `constructor` onto
+  // Object), after which the MCP server stopped answering. Fixed in 18e584b.
+  it("setAttr, addAttr and getAttr on __proto__, constructor and toString attributes leave the host's built-ins alone", async () => {
     const result = await executor.execute(
       [
         "dispatch('polySphere', { name: 'victim' });",
-        "for (const plug of ['victim.__proto__', 'victim.constructor']) {",
+        "for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {",
+        "  const plug = 'victim.' + name;",
         "  try { dispatch('setAttr', { args: [plug, 1] }); } catch {}",
+        "  try { dispatch('addAttr', { args: ['victim'], longName: name, attributeType: 'double' }); } catch {}",
+        "  try { dispatch('setAttr', { args: [plug, 2] }); } catch {}",
+        "  try { dispatch('getAttr', { args: [plug] }); } catch {}",
         "}",
         "return 'tried';",
       ].join("\n"),
