@@ -43,6 +43,9 @@ export class PooledWorker {
       },
       transferList: [channel.port2],
       stdout: false,
+      // The worker's own JS makes short-lived garbage only (quickjs-emscripten's call wrappers);
+      // a small young generation keeps its resident size flat over thousands of runs.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
       stderr: false,
     });
     this.ready = new Promise<void>((resolve, reject) => {
