@@ -66,7 +66,12 @@ function takePrepared(maxLogChars: number): PreparedSandbox | Error {
   let sandbox = prepared;
   prepared = undefined;
   if (sandbox !== undefined && sandbox.maxLogChars !== maxLogChars) {
-    sandbox.dispose();
+    try {
+      sandbox.dispose();
+    } catch {
+      broken = true;
+      return new Error("the worker's QuickJS module is suspect");
+    }
     sandbox = undefined;
   }
   if (sandbox !== undefined) return sandbox;
