@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  assertServing,
   callTool,
   type ReliabilityServer,
   resultText,
@@ -65,5 +66,63 @@ describe("load", () => {
     );
     expect(errors).toEqual([]);
     expect(calls).toBeGreaterThan(sessions);
+  });
+
+  it("the same load with every third execute cancelled mid-run: zero errors, every cancel lands", async () => {
+    const errors: string[] = [];
+    let cancelled = 0;
+    const deadline = Date.now() + durationMs;
+    await Promise.all(
+      clients.map(async (client, session) => {
+        for (let round = 0; Date.now() < deadline; round++) {
+          try {
+            if (round % 3 === 2) {
+              // A spinning script, cancelled by the client shortly after it was sent.
+              const abort = new AbortController();
+              const call = client.callTool(
+                { name: "dcc_execute", arguments: { code: "for (;;) {}", timeout_secs: 20 } },
+                undefined,
+                { signal: abort.signal, timeout: 15_000 },
+              );
+              setTimeout(() => abort.abort(), 5 + ((round * 7 + session) % 20));
+              await call.then(
+                (result) => errors.push(`not cancelled: ${JSON.stringify(result).slice(0, 200)}`),
+                (error: unknown) => {
+                  if (error instanceof Error && /abort/i.test(`${error.name} ${error.message}`))
+                    cancelled++;
+                  else errors.push(String(error));
+                },
+              );
+              continue;
+            }
+            const { result } =
+              round % 3 === 0
+                ? await callTool(
+                    client,
+                    "dcc_search",
+                    { query: queries[(round + session) % queries.length] as string, limit: 5 },
+                    15_000,
+                  )
+                : await callTool(
+                    client,
+                    "dcc_execute",
+                    {
+                      code: scripts[(round + session) % scripts.length] as string,
+                      timeout_secs: 10,
+                    },
+                    15_000,
+                  );
+            if (result.isError || result.structuredContent?.["success"] !== true)
+              errors.push(resultText(result).slice(0, 300));
+          } catch (error) {
+            errors.push(String(error));
+          }
+        }
+      }),
+    );
+    expect(errors).toEqual([]);
+    expect(cancelled).toBeGreaterThan(0);
+    // Nothing is left spinning: a fresh call on every session still gets a worker at once.
+    await Promise.all(clients.map((client) => assertServing(client)));
   });
 });
