@@ -235,6 +235,17 @@ describe("DccApiExecutor.execute: dispatch", () => {
     expect(bigint.error).toMatch(/TypeError/);
   });
 
+  it("returns small and large answers intact, whatever their characters", async () => {
+    // Small answers cross through shared memory, large ones through the reply port.
+    const text = 'añ😀\u0000"\\';
+    for (const size of [1, 1000, 40_000]) {
+      const result = await executor.execute(
+        `const s = dispatch("echo", [${JSON.stringify(text)}.repeat(${size})])[0];\nreturn [s.length, s.slice(0, 7), dispatch("add", { a: 1, b: 2 })]`,
+      );
+      expect(result).toMatchObject({ success: true, output: [text.length * size, text, 3] });
+    }
+  });
+
   it("makes a command's result JSON, or fails the call", async () => {
     expect(await executor.execute('return dispatch("bigint")')).toMatchObject({
       output: { n: "12" },

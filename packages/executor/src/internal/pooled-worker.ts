@@ -1,7 +1,15 @@
 // The main thread's handle on one sandbox worker: starts it, sends it one script at a time,
 // answers its dispatch calls, and wakes it on cancel.
 import { MessageChannel, type Worker } from "node:worker_threads";
-import { ANSWER_SLOT, CANCEL_SLOT, newControlBlock, WAKE_SLOT } from "./control-block.ts";
+import {
+  ANSWER_SLOT,
+  CANCEL_SLOT,
+  newControlBlock,
+  newReplyText,
+  REPLY_LENGTH_SLOT,
+  WAKE_SLOT,
+  writeReplyText,
+} from "./control-block.ts";
 import type { LogEntry, ProgressUpdate, RunOutcome } from "./sandbox-types.ts";
 import { spawnSandboxWorker } from "./spawn-sandbox-worker.ts";
 import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.ts";
@@ -28,6 +36,7 @@ export class PooledWorker {
   readonly ready: Promise<void>;
   #worker: Worker;
   #control = newControlBlock();
+  #replyText = newReplyText();
   #replyPort: MessageChannel["port1"];
   #active: ActiveRun | null = null;
   #dead: Error | null = null;
@@ -38,6 +47,7 @@ export class PooledWorker {
     this.#worker = spawnSandboxWorker({
       workerData: {
         control: this.#control.buffer,
+        replyText: this.#replyText.buffer,
         replyPort: channel.port2,
         wasmPages,
       },
@@ -122,7 +132,13 @@ export class PooledWorker {
         const answer = (reply: string): void => {
           // A late answer for a run that already ended is dropped, never delivered to the next.
           if (this.#active !== active) return;
-          this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
+          // Small answers go through shared memory; only a large one needs the reply port.
+          if (writeReplyText(this.#replyText, reply)) {
+            Atomics.store(this.#control, REPLY_LENGTH_SLOT, reply.length);
+          } else {
+            this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
+            Atomics.store(this.#control, REPLY_LENGTH_SLOT, -1);
+          }
           Atomics.store(this.#control, ANSWER_SLOT, seq);
           Atomics.add(this.#control, WAKE_SLOT, 1);
           Atomics.notify(this.#control, WAKE_SLOT);

@@ -8,7 +8,13 @@ import {
   newVariant,
   type QuickJSSyncVariant,
 } from "quickjs-emscripten-core";
-import { ANSWER_SLOT, CANCEL_SLOT, WAKE_SLOT } from "./control-block.ts";
+import {
+  ANSWER_SLOT,
+  CANCEL_SLOT,
+  REPLY_LENGTH_SLOT,
+  readReplyText,
+  WAKE_SLOT,
+} from "./control-block.ts";
 import {
   type PreparedSandbox,
   prepareSandbox,
@@ -31,6 +37,7 @@ const data = workerData as SandboxWorkerData;
 const port = parentPort;
 if (port === null) throw new Error("sandbox-worker must run in a worker thread");
 const control = new Int32Array(data.control);
+const replyText = new Uint16Array(data.replyText);
 const replyPort = data.replyPort;
 // Fixed-size memory (initial === maximum): growth would detach heap views inside
 // executePendingJobs (quickjs-emscripten #269) and it caps this worker's WASM RAM.
@@ -126,7 +133,13 @@ function run(message: RunMessage): void {
           const slice = Math.max(1, Math.min(deadline - Date.now(), waitSliceMs));
           Atomics.wait(control, WAKE_SLOT, wake, slice);
         }
-        // The main thread posts the reply before it stores ANSWER_SLOT, so it is already queued.
+        // The main thread writes the answer (or posts it) before it stores ANSWER_SLOT.
+        const length = Atomics.load(control, REPLY_LENGTH_SLOT);
+        if (length >= 0) {
+          const reply = readReplyText(replyText, length);
+          // A cancel that arrived with the answer wins: the script must not go on.
+          return checkStop() === null ? reply : null;
+        }
         for (let attempt = 0; attempt < 100; attempt++) {
           const received = receiveMessageOnPort(replyPort);
           if (received === undefined) {

@@ -4,6 +4,8 @@ import type { LogEntry, ProgressUpdate, RunEntry, RunLimits, RunOutcome } from "
 /** Data a sandbox worker is started with. */
 export interface SandboxWorkerData {
   control: SharedArrayBuffer;
+  /** UTF-16 text of a small dispatch answer (see control-block.ts). */
+  replyText: SharedArrayBuffer;
   replyPort: import("node:worker_threads").MessagePort;
   wasmPages: number;
 }
@@ -21,7 +23,7 @@ export interface RunMessage {
   streamProgress: boolean;
 }
 
-/** Main thread → worker, on the reply port: the answer to one dispatch call. */
+/** Main thread → worker, on the reply port: an answer too large for the reply text buffer. */
 export interface ReplyMessage {
   seq: number;
   /** JSON text `{"ok":true,"value":…}` or `{"ok":false,"error":{command,code,message}}`. */
