@@ -52,7 +52,8 @@ export const GUEST_BOOTSTRAP = `(function (hostDispatch, hostLog, hostProgress, 
   defineProperty(g, "console", { value: consoleObject, writable: true, configurable: true });
 
   g.dispatch = function dispatch(name, args) {
-    const reply = parse(hostDispatch(StringOf(name), args === undefined ? "null" : stringify(args)));
+    const json = args === undefined ? "null" : stringify(args);
+    const reply = parse(hostDispatch(json + "\\u0001" + StringOf(name)));
     if (reply.ok) return reply.value;
     const error = new ErrorClass(reply.error.message);
     error.name = "CommandError";
