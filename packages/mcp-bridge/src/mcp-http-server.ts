@@ -19,6 +19,12 @@ import {
   sha256,
 } from "./internal/http-guards.ts";
 import { type HttpSession, HttpSessionTable } from "./internal/http-sessions.ts";
+import {
+  cancelIfUndelivered,
+  type RequestId,
+  requestIds,
+  withoutRequests,
+} from "./internal/undeliverable-requests.ts";
 import { JobManager } from "./job-manager.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
 
@@ -230,6 +236,16 @@ export class McpHttpServer {
           return;
         }
         body = delivered;
+        const ids = requestIds(body);
+        if (ids.length > 0 && response.destroyed) {
+          // The client left before its requests were handed over: run none of them.
+          body = withoutRequests(body);
+          if (body === undefined) return;
+        } else {
+          // Checked and watched synchronously before handleRequest, which hands the requests to
+          // the server within the same tick: a close cannot fall between the two.
+          cancelIfUndelivered(response, ids, (gone) => this.#cancelUndelivered(session, gone));
+        }
       }
       return session.transport.handleRequest(request, response, body);
     }
@@ -250,6 +266,22 @@ export class McpHttpServer {
     if (kept.length === messages.length) return body;
     if (kept.length === 0) return undefined;
     return batch ? kept : kept[0];
+  }
+
+  /**
+   * Cancels requests whose response stream closed before their results were written. With no
+   * event store the results could never be delivered, so they are cancelled as if the client had
+   * sent notifications/cancelled (which aborts exactly those requests' signals, and no others).
+   */
+  #cancelUndelivered(session: HttpSession, ids: readonly RequestId[]): void {
+    if (this.#sessions.get(session.id) !== session) return; // closing it aborted everything
+    for (const requestId of ids) {
+      session.transport.onmessage?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "The connection closed before the result was sent" },
+      });
+    }
   }
 
   async #startSession(

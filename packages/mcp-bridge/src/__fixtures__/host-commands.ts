@@ -9,8 +9,10 @@ export interface HostJournal {
   jobIds: (string | undefined)[];
   /** Set when the "block" command saw its signal abort or checkCancelled() throw. */
   blockSawCancel: boolean;
-  /** Names of commands in the order they started. */
+  /** Names of commands in the order they started ("count" is left out: it runs in loops). */
   calls: string[];
+  /** Calls of "count" per `key` argument, so concurrent scripts can be told apart. */
+  counted: Map<string, number>;
 }
 
 /** A command definition in the executor's shape. */
@@ -23,7 +25,13 @@ export interface HostCommand {
 
 /** The test commands and their journal. */
 export function createHostCommands(): { commands: HostCommand[]; journal: HostJournal } {
-  const journal: HostJournal = { ticks: 0, jobIds: [], blockSawCancel: false, calls: [] };
+  const journal: HostJournal = {
+    ticks: 0,
+    jobIds: [],
+    blockSawCancel: false,
+    calls: [],
+    counted: new Map(),
+  };
   const commands: HostCommand[] = [
     {
       name: "polySphere",
@@ -43,6 +51,17 @@ export function createHostCommands(): { commands: HostCommand[]; journal: HostJo
         journal.calls.push("tick");
         journal.ticks += 1;
         return journal.ticks;
+      },
+    },
+    {
+      name: "count",
+      description: "Count one call under a key",
+      signature: "count(flags: { key: string }): number",
+      handler: (args) => {
+        const key = String((args as { key?: unknown } | undefined)?.key ?? "");
+        const next = (journal.counted.get(key) ?? 0) + 1;
+        journal.counted.set(key, next);
+        return next;
       },
     },
     {
