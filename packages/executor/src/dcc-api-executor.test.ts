@@ -182,6 +182,20 @@ describe("DccApiExecutor.execute: the script contract", () => {
     const cycle = failed(await executor.execute("const o = {}; o.me = o; return o"));
     expect(cycle.error).toContain("a cycle at output.me");
   });
+
+  it("serializes primitives and objects even after the script replaced eval and JSON", async () => {
+    const replace = "globalThis.eval = () => 1; JSON.stringify = () => '{'; Set = null;";
+    for (const [value, output] of [
+      ["2n", "2"],
+      ["NaN", null],
+      ['"a\\u0000"', "a\u0000"],
+      ["undefined", null],
+      ["{ a: [1, { b: new Date(0) }] }", { a: [1, { b: "1970-01-01T00:00:00.000Z" }] }],
+    ] as const) {
+      const result = await executor.execute(`${replace}\nreturn ${value}`);
+      expect(result).toMatchObject({ success: true, output });
+    }
+  });
 });
 
 describe("DccApiExecutor.execute: dispatch", () => {
