@@ -15,6 +15,11 @@ export const commandErrorCodes: {
   readonly cancelled: "CANCELLED";
   /** The executor has no dispatcher, so scripts cannot call commands. */
   readonly noDispatcher: "NO_DISPATCHER";
+  /**
+   * The command was not started: an earlier command whose script was stopped (timed out or
+   * cancelled) is still running on the host, so the DCC is busy until it settles.
+   */
+  readonly hostBusy: "HOST_BUSY";
 } = {
   unknownCommand: "UNKNOWN_COMMAND",
   invalidArgs: "INVALID_ARGS",
@@ -22,4 +27,5 @@ export const commandErrorCodes: {
   invalidResult: "INVALID_RESULT",
   cancelled: "CANCELLED",
   noDispatcher: "NO_DISPATCHER",
+  hostBusy: "HOST_BUSY",
 } as const;

@@ -1,6 +1,8 @@
 import { CancelToken, currentCancelToken, withCancelToken } from "@dcc/cancel";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { CommandError } from "./command-error.ts";
+import { DccApiExecutor } from "./dcc-api-executor.ts";
+import type { ExecuteResult } from "./execute-result.ts";
 import { ToolDispatcher } from "./tool-dispatcher.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 
@@ -147,6 +149,22 @@ describe("ToolDispatcher", () => {
     expect(await withCancelToken(token, () => dispatcher.dispatch("probe", null))).toBe(true);
   });
 
+  it("runs a queued handler inside its own caller's ambient cancel context", async () => {
+    let release!: () => void;
+    const registry = new ToolRegistry().registerAll([
+      { name: "hold", handler: () => new Promise<void>((resolve) => (release = resolve)) },
+      { name: "probe", handler: () => currentCancelToken() },
+    ]);
+    const dispatcher = new ToolDispatcher(registry);
+    const first = new CancelToken();
+    const second = new CancelToken();
+    const held = withCancelToken(first, () => dispatcher.dispatch("hold", null));
+    const probed = withCancelToken(second, () => dispatcher.dispatch("probe", null));
+    release();
+    await held;
+    expect(await probed).toBe(second);
+  });
+
   it("runs a synchronous handler at once through dispatchNow when nothing is queued", async () => {
     let release!: () => void;
     const registry = new ToolRegistry().registerAll([
@@ -171,5 +189,192 @@ describe("ToolDispatcher", () => {
     expect(await held).toBe("held");
     expect(await queued).toBe(2);
     expect(dispatcher.dispatchNow("sync", 3)).toEqual({ ok: true, value: 3 });
+  });
+});
+
+/** A handler that never settles until the test releases it, and ignores its signal. */
+function hangingCommands(): {
+  registry: ToolRegistry;
+  started: string[];
+  release(): void;
+} {
+  const started: string[] = [];
+  const pending: Array<() => void> = [];
+  const registry = new ToolRegistry().registerAll([
+    {
+      name: "hang",
+      handler: () => {
+        started.push("hang");
+        return new Promise<string>((resolve) => pending.push(() => resolve("released")));
+      },
+    },
+    {
+      // Honours its signal: stops as soon as it aborts.
+      name: "wait",
+      handler: (_args, { signal }) => {
+        started.push("wait");
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => reject(new Error("wait aborted")), {
+            once: true,
+          }),
+        );
+      },
+    },
+    {
+      name: "echo",
+      handler: (args) => {
+        started.push(`echo ${String(args)}`);
+        return args;
+      },
+    },
+  ]);
+  return {
+    registry,
+    started,
+    release: () => {
+      for (const resolve of pending.splice(0)) resolve();
+    },
+  };
+}
+
+const busyMessage =
+  /^Host command hang has been running for \d+\.\d s after its script was stopped; the DCC is busy\.$/;
+
+describe("ToolDispatcher with a command whose caller is gone", () => {
+  it("refuses new calls with HOST_BUSY while the orphaned command runs, and serves again once it settles", async () => {
+    const { registry, started, release } = hangingCommands();
+    const dispatcher = new ToolDispatcher(registry);
+    const caller = new AbortController();
+    const hung = dispatcher.dispatch("hang", null, { signal: caller.signal });
+    caller.abort();
+    const refused = await rejection(dispatcher.dispatch("echo", 1));
+    expect(refused).toMatchObject({ code: "HOST_BUSY", command: "echo" });
+    expect(refused.message).toMatch(busyMessage);
+    // Once orphaned, a call is refused at once, without a promise.
+    const now = dispatcher.dispatchNow("echo", 2);
+    expect(now).toMatchObject({ ok: false, error: { code: "HOST_BUSY" } });
+    expect(started).toEqual(["hang"]);
+    release();
+    expect(await hung).toBe("released");
+    expect(await dispatcher.dispatch("echo", 3)).toBe(3);
+    expect(started).toEqual(["hang", "echo 3"]);
+  });
+
+  it("refuses calls already queued when the running command's caller goes", async () => {
+    const { registry, started, release } = hangingCommands();
+    const dispatcher = new ToolDispatcher(registry);
+    const caller = new AbortController();
+    const hung = dispatcher.dispatch("hang", null, { signal: caller.signal });
+    const queued = dispatcher.dispatch("echo", 1, { signal: new AbortController().signal });
+    caller.abort();
+    expect(await rejection(queued)).toMatchObject({ code: "HOST_BUSY", command: "echo" });
+    expect(started).toEqual(["hang"]);
+    release();
+    await hung;
+  });
+
+  it("keeps queued calls waiting behind a command whose caller is still there", async () => {
+    const { registry, started, release } = hangingCommands();
+    const dispatcher = new ToolDispatcher(registry);
+    const hung = dispatcher.dispatch("hang", null, { signal: new AbortController().signal });
+    const queued = dispatcher.dispatch("echo", 1);
+    let settled = false;
+    queued.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(settled).toBe(false);
+    expect(started).toEqual(["hang"]);
+    release();
+    expect(await hung).toBe("released");
+    expect(await queued).toBe(1);
+  });
+
+  it("lets a queued call whose own signal aborts leave the queue at once", async () => {
+    const { registry, release } = hangingCommands();
+    const dispatcher = new ToolDispatcher(registry);
+    const hung = dispatcher.dispatch("hang", null);
+    const caller = new AbortController();
+    const queued = dispatcher.dispatch("echo", 1, { signal: caller.signal });
+    caller.abort();
+    expect(await rejection(queued)).toMatchObject({ code: "CANCELLED", command: "echo" });
+    release();
+    await hung;
+  });
+
+  it("does not report busy for a command that stops when its signal aborts", async () => {
+    const { registry, started } = hangingCommands();
+    const dispatcher = new ToolDispatcher(registry);
+    const caller = new AbortController();
+    const waiting = dispatcher.dispatch("wait", null, { signal: caller.signal });
+    const next = dispatcher.dispatch("echo", 1);
+    caller.abort();
+    expect(await rejection(waiting)).toMatchObject({ code: "COMMAND_FAILED" });
+    expect(await next).toBe(1);
+    expect(await dispatcher.dispatch("echo", 2)).toBe(2);
+    expect(started).toEqual(["wait", "echo 1", "echo 2"]);
+  });
+});
+
+describe("HOST_BUSY through DccApiExecutor.execute", () => {
+  const commands = hangingCommands();
+  const executor = new DccApiExecutor("maya", {
+    dispatcher: new ToolDispatcher(commands.registry),
+  });
+  afterAll(async () => {
+    commands.release();
+    await executor.close();
+  });
+
+  const catching =
+    "try { return dispatch('echo', 'after'); } catch (error) { return { code: error.code, command: error.command, message: error.message }; }";
+
+  async function startedHang(): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!commands.started.includes("hang") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(commands.started).toContain("hang");
+  }
+
+  it("a script after a timed-out one sees a catchable HOST_BUSY, and dispatch works after release", async () => {
+    // A warm sandbox, so the script reaches its dispatch well within its timeout.
+    expect(await executor.execute("return 1;", { timeoutSecs: 30 })).toMatchObject({ output: 1 });
+    commands.started.length = 0;
+    const hung = await executor.execute("dispatch('hang', {}); return 'unreachable';", {
+      timeoutSecs: 2,
+    });
+    expect(commands.started).toEqual(["hang"]);
+    expect(hung).toMatchObject({ success: false, errorCode: "TIMEOUT", completion: "unknown" });
+    const busy = (await executor.execute(catching, { timeoutSecs: 5 })) as ExecuteResult & {
+      output?: { code: string; command: string; message: string };
+    };
+    expect(busy.output).toMatchObject({ code: "HOST_BUSY", command: "echo" });
+    expect(busy.output?.message).toMatch(busyMessage);
+    commands.release();
+    expect(await executor.execute(catching, { timeoutSecs: 5 })).toMatchObject({
+      success: true,
+      output: "after",
+    });
+  });
+
+  it("a cancelled script's orphan makes an uncaught dispatch fail the next script, not hang it", async () => {
+    commands.started.length = 0;
+    const caller = new AbortController();
+    const cancelled = executor.execute("dispatch('hang', {}); return 'unreachable';", {
+      timeoutSecs: 30,
+      signal: caller.signal,
+    });
+    await startedHang();
+    caller.abort();
+    expect(await cancelled).toMatchObject({ errorCode: "CANCELLED", completion: "unknown" });
+    const failed = await executor.execute("return dispatch('echo', 'after');", { timeoutSecs: 30 });
+    expect(failed).toMatchObject({ success: false, errorCode: "SCRIPT_ERROR" });
+    expect(failed.success ? "" : failed.error).toMatch(/Host command hang has been running for/);
+    commands.release();
+    expect(
+      await executor.execute("return dispatch('echo', 'after');", { timeoutSecs: 5 }),
+    ).toMatchObject({ success: true, output: "after" });
   });
 });

@@ -5,7 +5,11 @@ import type { ToolRegistry } from "./tool-registry.ts";
 
 /** Options for {@link ToolDispatcher.dispatch}. */
 export interface DispatchOptions {
-  /** Cancels the call: a queued call never starts, a running one sees its signal abort. */
+  /**
+   * Cancels the call: a queued call leaves the queue at once and never starts, a running one sees
+   * its signal abort. A running one that still does not settle is orphaned (see
+   * {@link ToolDispatcher}).
+   */
   signal?: AbortSignal;
 }
 
@@ -25,16 +29,44 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/** The host command that owns the host right now, when its handler returned a promise. */
+interface RunningCall {
+  readonly command: string;
+  readonly startedAt: number;
+  /** Its caller is gone (signal aborted) and it has still not settled after the grace period. */
+  orphaned: boolean;
+}
+
+/** A call waiting for its turn. */
+interface Waiter {
+  readonly command: string;
+  readonly signal: AbortSignal;
+  admit(): void;
+  refuse(error: CommandError): void;
+}
+
+/**
+ * How long a command whose signal aborted may take to settle before it counts as orphaned. A
+ * command that honours its signal stops within it; one that ignores it is reported busy after it.
+ */
+const orphanGraceMs = 50;
+
 /**
  * Runs registered commands by name, one at a time: a DCC's main thread is single-threaded, so a
  * call waits until the previous one (from any script using this dispatcher) has settled.
+ *
+ * A command whose caller is gone (its signal aborted: the script timed out or was cancelled) but
+ * which still has not settled is orphaned: the DCC is busy with work nobody waits for. Calls are
+ * not queued behind it; they fail at once with `HOST_BUSY`, and dispatch works normally again once
+ * it settles.
  */
 export class ToolDispatcher {
   /** The commands this dispatcher runs. */
   readonly registry: ToolRegistry;
-  #tail: Promise<unknown> = Promise.resolve();
-  /** Calls queued or running. */
-  #pending = 0;
+  /** A call owns the host: running, or admitted and about to start. */
+  #taken = false;
+  #running: RunningCall | undefined;
+  readonly #queue: Waiter[] = [];
 
   constructor(registry: ToolRegistry) {
     this.registry = registry;
@@ -44,7 +76,8 @@ export class ToolDispatcher {
    * Validates and runs one command.
    * @returns The handler's (awaited) result.
    * @throws {CommandError} `UNKNOWN_COMMAND` (with the closest names), `INVALID_ARGS`,
-   *   `CANCELLED`, or the handler's own code (`COMMAND_FAILED` when it has none).
+   *   `CANCELLED`, `HOST_BUSY` (an orphaned command still holds the host), or the handler's own
+   *   code (`COMMAND_FAILED` when it has none).
    */
   dispatch(name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
     const outcome = this.dispatchNow(name, args, options);
@@ -78,9 +111,9 @@ export class ToolDispatcher {
         code: commandErrorCodes.cancelled,
         message: `${name} was not started: the call was cancelled`,
       });
-    if (this.#pending === 0) {
-      // Nothing ahead of this call, so running it now keeps the one-at-a-time order.
-      if (signal.aborted) return { ok: false, error: notStarted() };
+    if (this.#running?.orphaned === true) return { ok: false, error: this.#busy(name) };
+    if (signal.aborted) return { ok: false, error: notStarted() };
+    const run = (): DispatchOutcome => {
       let value: unknown;
       try {
         value = definition.handler(args, { signal, command: name });
@@ -88,31 +121,96 @@ export class ToolDispatcher {
         return { ok: false, error: toCommandError(name, error) };
       }
       if (!isThenable(value)) return { ok: true, value };
-      return this.#track(
+      return this.#watch(
+        name,
+        signal,
         Promise.resolve(value).catch((error: unknown) => {
           throw toCommandError(name, error);
         }),
       );
-    }
-    const run = async (): Promise<unknown> => {
-      if (signal.aborted) throw notStarted();
-      try {
-        return await definition.handler(args, { signal, command: name });
-      } catch (error) {
-        throw toCommandError(name, error);
-      }
     };
-    return this.#track(this.#tail.then(run, run));
+    if (!this.#taken) {
+      // Nothing ahead of this call, so running it now keeps the one-at-a-time order.
+      this.#taken = true;
+      const outcome = run();
+      if (!(outcome instanceof Promise)) this.#next();
+      return outcome;
+    }
+    let waiter: Waiter | undefined;
+    const turn = new Promise<void>((admit, refuse) => {
+      waiter = { command: name, signal, admit, refuse };
+    });
+    const queued = waiter as Waiter;
+    this.#queue.push(queued);
+    const onAbort = (): void => {
+      const index = this.#queue.indexOf(queued);
+      if (index === -1) return;
+      this.#queue.splice(index, 1);
+      queued.refuse(notStarted());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    // The handler runs after `await turn`, so in the caller's async context, not the previous
+    // call's.
+    return (async (): Promise<unknown> => {
+      try {
+        await turn;
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+      if (signal.aborted) {
+        this.#next();
+        throw notStarted();
+      }
+      const outcome = run();
+      if (outcome instanceof Promise) return outcome;
+      this.#next();
+      if (outcome.ok) return outcome.value;
+      throw outcome.error;
+    })();
   }
 
-  /** Counts a call as pending until it settles, and queues the next calls behind it. */
-  #track(call: Promise<unknown>): Promise<unknown> {
-    this.#pending++;
-    const settled = call.finally(() => {
-      this.#pending--;
+  /** Holds the host until `call` settles, and marks it orphaned if its caller goes first. */
+  #watch(command: string, signal: AbortSignal, call: Promise<unknown>): Promise<unknown> {
+    const running: RunningCall = { command, startedAt: performance.now(), orphaned: false };
+    this.#running = running;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = (): void => {
+      grace = setTimeout(() => {
+        running.orphaned = true;
+        // Calls already waiting would wait for nobody's work: they are refused too.
+        for (const waiter of this.#queue.splice(0)) waiter.refuse(this.#busy(waiter.command));
+      }, orphanGraceMs);
+      grace.unref?.();
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    return call.finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(grace);
+      this.#running = undefined;
+      this.#next();
     });
-    this.#tail = settled.catch(() => {});
-    return settled;
+  }
+
+  /** Lets the next waiting call in, or frees the host. */
+  #next(): void {
+    const waiter = this.#queue.shift();
+    if (waiter === undefined) {
+      this.#taken = false;
+      return;
+    }
+    waiter.admit();
+  }
+
+  #busy(command: string): CommandError {
+    const running = this.#running;
+    const stuck = running?.command ?? "unknown";
+    const seconds = running === undefined ? 0 : (performance.now() - running.startedAt) / 1000;
+    return new CommandError({
+      command,
+      code: commandErrorCodes.hostBusy,
+      message: `Host command ${stuck} has been running for ${seconds.toFixed(1)} s after its script was stopped; the DCC is busy.`,
+    });
   }
 
   #unknown(name: string): CommandError {
