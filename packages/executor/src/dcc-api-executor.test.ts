@@ -78,6 +78,8 @@ const registry = new ToolRegistry().registerAll([
       return value;
     },
   },
+  { name: "function", handler: () => () => 1 },
+  { name: "symbol", handler: () => Symbol("x") },
 ]);
 const dispatcher = new ToolDispatcher(registry);
 const catalog = new DccApiCatalog("maya", {
@@ -267,6 +269,18 @@ describe("DccApiExecutor.execute: dispatch", () => {
     expect(
       await executor.execute('try { dispatch("cyclic") } catch (e) { return e.code }'),
     ).toMatchObject({ output: "INVALID_RESULT" });
+    for (const command of ["function", "symbol"]) {
+      expect(
+        await executor.execute(
+          `try { dispatch("${command}"); return "no error" } catch (e) { return [e.code, e.message] }`,
+        ),
+      ).toMatchObject({
+        output: [
+          "INVALID_RESULT",
+          `${command} returned a value that is not JSON-representable: a ${command}`,
+        ],
+      });
+    }
   });
 
   it("runs host commands one at a time across concurrent executions", async () => {
@@ -389,6 +403,19 @@ describe("DccApiExecutor.execute: input and limits", () => {
     );
     expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "memory" });
     expect(result.error).toContain("64 MiB");
+  });
+
+  it("names the memory limit when memory runs out while the error itself is being built", async () => {
+    // Small objects under GC pressure: QuickJS runs out of memory inside the error's creation.
+    const result = failed(
+      await executor.execute(
+        "const items = []; for (;;) items.push({ index: items.length, text: 'xxxxxxxx' });",
+      ),
+    );
+    expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "memory" });
+    expect(await executor.execute("return 1 + 1")).toMatchObject({ success: true, output: 2 });
+    // A thrown object without name or message is still the script's own error.
+    expect(failed(await executor.execute("throw {}"))).toMatchObject({ errorCode: "SCRIPT_ERROR" });
   });
 
   it("stops deep recursion at the stack limit", async () => {

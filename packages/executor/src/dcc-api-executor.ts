@@ -450,6 +450,15 @@ const bigintAsString = (_key: string, item: unknown): unknown =>
   typeof item === "bigint" ? String(item) : item;
 
 function valueReply(command: string, value: unknown): string {
+  // JSON.stringify drops a top-level function or symbol without an error; the script would
+  // silently receive undefined, so these are refused like any other non-JSON value.
+  if (typeof value === "function" || typeof value === "symbol") {
+    return errorReply(
+      command,
+      commandErrorCodes.invalidResult,
+      `${command} returned a value that is not JSON-representable: a ${typeof value}`,
+    );
+  }
   const reply = { ok: true, value: value === undefined ? null : value };
   try {
     // Without a replacer first: it is much faster, and only a BigInt (or a real error) throws.

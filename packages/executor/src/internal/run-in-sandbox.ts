@@ -403,8 +403,11 @@ export function runPrepared(
       // After an out-of-memory error even reading `name` needs memory; the script is over, so
       // lend it some headroom (the worker's WASM memory has room for it).
       rt.setMemoryLimit(limits.memoryBytes + 4 * 1024 * 1024);
-      const { name, message, stack } = readError(ctx, error);
-      if (name === "InternalError" && /out of memory/.test(message)) {
+      const { name, message, stack, unreadable } = readError(ctx, error);
+      // Out of memory in the middle of building the error object leaves one whose properties
+      // cannot be read at all (not even as undefined); the runtime is not to be trusted after it.
+      if (unreadable) poisoned = true;
+      if (unreadable || (name === "InternalError" && /out of memory/.test(message))) {
         return fail(
           "LIMIT_EXCEEDED",
           `InternalError: out of memory (memory limit of ${formatBytes(limits.memoryBytes)} reached)`,
@@ -454,10 +457,17 @@ function isSyntaxError(ctx: QuickJSContext, error: QuickJSHandle): boolean {
   }
 }
 
-function readString(ctx: QuickJSContext, object: QuickJSHandle, key: string): string | undefined {
+/** Reads a string property; `null` when the property cannot be read at all (an exception). */
+function readString(
+  ctx: QuickJSContext,
+  object: QuickJSHandle,
+  key: string,
+): string | undefined | null {
   const handle = ctx.getProp(object, key);
   try {
-    return ctx.typeof(handle) === "string" ? ctx.getString(handle) : undefined;
+    const type = ctx.typeof(handle);
+    if (type === "string") return ctx.getString(handle);
+    return type === "unknown" ? null : undefined;
   } finally {
     handle.dispose();
   }
@@ -466,12 +476,17 @@ function readString(ctx: QuickJSContext, object: QuickJSHandle, key: string): st
 function readError(
   ctx: QuickJSContext,
   error: QuickJSHandle,
-): { name: string; message: string; stack: string } {
+): { name: string; message: string; stack: string; unreadable?: boolean } {
   try {
     if (ctx.typeof(error) === "object") {
+      const name = readString(ctx, error, "name");
+      const message = readString(ctx, error, "message");
+      if (name === null && message === null) {
+        return { name: "Error", message: "", stack: "", unreadable: true };
+      }
       return {
-        name: readString(ctx, error, "name") ?? "Error",
-        message: readString(ctx, error, "message") ?? "",
+        name: name ?? "Error",
+        message: message ?? "",
         stack: readString(ctx, error, "stack") ?? "",
       };
     }
