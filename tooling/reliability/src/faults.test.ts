@@ -91,10 +91,7 @@ describe("host commands that return values JSON cannot carry", () => {
     expect(message).toMatch(/not JSON-representable/);
   });
 
-  // Known bug in packages/executor/src/dcc-api-executor.ts (valueReply): JSON.stringify drops a
-  // top-level function or symbol from `{ ok: true, value }`, so the script silently receives
-  // undefined instead of the INVALID_RESULT error a cyclic result gets.
-  it.fails("a function or a symbol is an INVALID_RESULT error, not a silent undefined", async () => {
+  it("a function or a symbol is an INVALID_RESULT error, not a silent undefined", async () => {
     const { result } = await run(
       "const seen = []; for (const name of ['faultFunction', 'faultSymbol']) { try { seen.push(['value', String(dispatch(name, {}))]); } catch (error) { seen.push([error.code, error.message]); } } return seen;",
     );

@@ -285,8 +285,6 @@ return codes;`,
       10,
     ),
     expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", error: /memory limit/ },
-    knownBug:
-      'packages/executor/src/internal/run-in-sandbox.ts: out of memory under GC thrash comes back as SCRIPT_ERROR with the bare text "Error" (no message, no limit), so the memory limit is not named',
   },
   {
     name: "string doubling",
