@@ -1,6 +1,8 @@
 // Plain data shared by the sandbox runner, the worker and the pool. Everything here crosses the
 // worker boundary with structured clone, so it stays JSON-like.
 
+import type { ExecuteLimitName } from "../execute-result.ts";
+
 /** Level of a captured `console.*` call. */
 export type LogLevel = "log" | "info" | "warn" | "error";
 
@@ -17,15 +19,8 @@ export interface ProgressUpdate {
   message?: string;
 }
 
-/** Names of the limits a script can run into. */
-export type LimitName =
-  | "timeout"
-  | "memory"
-  | "stack"
-  | "output"
-  | "code"
-  | "dispatchCalls"
-  | "logs";
+/** Names of the limits a script can run into (the public {@link ExecuteLimitName}). */
+export type LimitName = ExecuteLimitName;
 
 /** The limits the sandbox runner enforces itself. */
 export interface RunLimits {
