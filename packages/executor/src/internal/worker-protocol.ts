@@ -1,5 +1,6 @@
 // Messages between the main thread and a sandbox worker.
-import type { LogEntry, ProgressUpdate, RunEntry, RunLimits, RunOutcome } from "./sandbox-types.ts";
+import type { SandboxJob } from "../sandbox-pool.ts";
+import type { LogEntry, ProgressUpdate, RunOutcome } from "./sandbox-types.ts";
 
 /** Data a sandbox worker is started with. */
 export interface SandboxWorkerData {
@@ -10,17 +11,10 @@ export interface SandboxWorkerData {
   wasmPages: number;
 }
 
-/** Main thread → worker: run one script. */
-export interface RunMessage {
+/** Main thread → worker: run one script (a pool's {@link SandboxJob}, numbered). */
+export interface RunMessage extends SandboxJob {
   type: "run";
   id: number;
-  code: string;
-  entry?: RunEntry;
-  limits: RunLimits;
-  /** Absolute deadline, `Date.now()` milliseconds. */
-  deadline: number;
-  streamLogs: boolean;
-  streamProgress: boolean;
 }
 
 /** Main thread → worker, on the reply port: an answer too large for the reply text buffer. */
