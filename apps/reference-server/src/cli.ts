@@ -24,6 +24,7 @@ try {
     port: config.port,
     host: config.host,
     dataDir: config.dataDir,
+    scriptsDir: config.scriptsDir,
     ...(config.token === undefined ? {} : { token: config.token }),
   });
 } catch (error) {

@@ -11,6 +11,7 @@ describe("parseCliArguments", () => {
       host: "127.0.0.1",
       token: undefined,
       dataDir: join(homedir(), ".dcc-reference-server", "scenes"),
+      scriptsDir: join(homedir(), ".dcc-reference-server", "scripts"),
       help: false,
     });
   });
@@ -21,12 +22,14 @@ describe("parseCliArguments", () => {
       DCC_MCP_HOST: "0.0.0.0",
       DCC_MCP_TOKEN: "t".repeat(16),
       DCC_MCP_DATA_DIR: "/data",
+      DCC_MCP_SCRIPTS_DIR: "/scripts",
     };
     expect(parseCliArguments([], env, "/w")).toMatchObject({
       port: 9000,
       host: "0.0.0.0",
       token: "t".repeat(16),
       dataDir: "/data",
+      scriptsDir: "/scripts",
     });
     expect(
       parseCliArguments(
@@ -39,6 +42,8 @@ describe("parseCliArguments", () => {
           "x".repeat(20),
           "--data-dir",
           "s",
+          "--scripts-dir",
+          "m",
           "--stdio",
         ],
         env,
@@ -50,6 +55,7 @@ describe("parseCliArguments", () => {
       host: "localhost",
       token: "x".repeat(20),
       dataDir: "/w/s",
+      scriptsDir: "/w/m",
     });
     expect(parseCliArguments(["-h"], {}, "/w").help).toBe(true);
   });

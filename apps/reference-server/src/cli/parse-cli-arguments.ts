@@ -9,6 +9,7 @@ export interface CliConfig {
   host: string;
   token: string | undefined;
   dataDir: string;
+  scriptsDir: string;
   help: boolean;
 }
 
@@ -25,6 +26,8 @@ Options:
                     (env DCC_MCP_TOKEN; needed to bind a non-loopback address)
   --data-dir <dir>  Folder for scene files (env DCC_MCP_DATA_DIR;
                     default ~/.dcc-reference-server/scenes)
+  --scripts-dir <dir>  Folder for materialized scripts (env DCC_MCP_SCRIPTS_DIR;
+                    default ~/.dcc-reference-server/scripts)
   -h, --help        Show this help
 `;
 
@@ -35,7 +38,7 @@ export class CliUsageError extends Error {
 
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_PORT`, `DCC_MCP_HOST`,
- * `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`) and then to the defaults.
+ * `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`) and then to the defaults.
  * @throws {CliUsageError} for unknown flags or a bad port.
  */
 export function parseCliArguments(
@@ -53,6 +56,7 @@ export function parseCliArguments(
         stdio: { type: "boolean" },
         token: { type: "string" },
         "data-dir": { type: "string" },
+        "scripts-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -71,12 +75,17 @@ export function parseCliArguments(
     (values["data-dir"] as string | undefined) ??
     env["DCC_MCP_DATA_DIR"] ??
     join(homedir(), ".dcc-reference-server", "scenes");
+  const scriptsDir =
+    (values["scripts-dir"] as string | undefined) ??
+    env["DCC_MCP_SCRIPTS_DIR"] ??
+    join(homedir(), ".dcc-reference-server", "scripts");
   return {
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
     host: (values["host"] as string | undefined) ?? env["DCC_MCP_HOST"] ?? "127.0.0.1",
     token: (values["token"] as string | undefined) ?? env["DCC_MCP_TOKEN"],
     dataDir: resolve(cwd, dataDir),
+    scriptsDir: resolve(cwd, scriptsDir),
     help: values["help"] === true,
   };
 }

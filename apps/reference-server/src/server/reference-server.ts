@@ -22,6 +22,11 @@ export interface ReferenceServerOptions {
   token?: string;
   /** Folder for scene files (`file` rename/save/open). Scene files are disabled without it. */
   dataDir?: string;
+  /**
+   * Folder for materialized scripts: a `dcc_execute` script that only defines a typed `main` is
+   * stored there and can be called again with `file_path` + `params`. Disabled without it.
+   */
+  scriptsDir?: string;
   /** The DCC behind the server; the simulated Maya scene by default. */
   adapter?: DccAdapter;
   /** Overrides of the executor's sandbox limits. */
@@ -64,6 +69,7 @@ export async function createReferenceServer(
     catalog: adapter.catalog(),
     dispatcher: new ToolDispatcher(registry),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.scriptsDir === undefined ? {} : { scripts: options.scriptsDir }),
   });
   const executeDescription = adapter.executeDescription;
   const common = {
