@@ -20,6 +20,11 @@ import {
 } from "./internal/http-guards.ts";
 import { type HttpSession, HttpSessionTable } from "./internal/http-sessions.ts";
 import {
+  answerSomeRequestsAsJson,
+  answersAsJson,
+  releaseJsonAnswers,
+} from "./internal/json-responses.ts";
+import {
   cancelIfUndelivered,
   type RequestId,
   requestIds,
@@ -79,6 +84,7 @@ export class McpHttpServer {
   readonly #path: string;
   readonly #maxBodyBytes: number;
   readonly #maxSessions: number;
+  readonly #quietTools: ReadonlySet<string>;
   #http: Server | undefined;
   #url: string | undefined;
   #closing: Promise<void> | undefined;
@@ -120,6 +126,8 @@ export class McpHttpServer {
     this.#path = options.path ?? "/mcp";
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#maxSessions = options.maxSessions ?? 64;
+    // Search tools never notify, so their calls can be answered as plain JSON.
+    this.#quietTools = new Set(this.#registrations.map((entry) => entry.searchToolName));
   }
 
   /** The endpoint URL once started. */
@@ -282,6 +290,7 @@ export class McpHttpServer {
         params: { requestId, reason: "The connection closed before the result was sent" },
       });
     }
+    releaseJsonAnswers(session.transport, ids);
   }
 
   async #startSession(
@@ -307,6 +316,7 @@ export class McpHttpServer {
       },
       onsessionclosed: (id) => void this.#sessions.drop(id),
     });
+    answerSomeRequestsAsJson(transport, (body) => answersAsJson(body, this.#quietTools));
     transport.onclose = () => {
       if (session !== undefined) void this.#sessions.drop(session.id);
     };
