@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { initializeBody } from "./__fixtures__/raw-http.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -14,6 +15,20 @@ afterEach(async () => {
   await client?.close().catch(() => {});
   client = undefined;
 });
+
+/** Resolves with the exit code, or kills the child and resolves "timeout" after `ms`. */
+async function exitWithin(
+  exited: Promise<number | null>,
+  child: { kill(signal: NodeJS.Signals): boolean },
+  ms: number,
+): Promise<number | null | "timeout"> {
+  const timeout = new Promise<"timeout">((resolve) =>
+    setTimeout(() => resolve("timeout"), ms).unref(),
+  );
+  const outcome = await Promise.race([exited, timeout]);
+  if (outcome === "timeout") child.kill("SIGKILL");
+  return outcome;
+}
 
 async function spawnServer(): Promise<Client> {
   const transport = new StdioClientTransport({
@@ -86,16 +101,7 @@ describe("runStdioServer in a spawned process", () => {
       child.once("exit", (code) => resolve(code)),
     );
     const send = (message: unknown): void => void child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
+    child.stdin.write(`${initializeBody}\n`);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({
       jsonrpc: "2.0",
@@ -113,12 +119,7 @@ describe("runStdioServer in a spawned process", () => {
     expect(stderr).toContain("STARTED block");
     child.stdin.end();
     // "block" would hold for 10 s; the shutdown must cut it short.
-    const timeout = new Promise<"timeout">((resolve) =>
-      setTimeout(() => resolve("timeout"), 8_000).unref(),
-    );
-    const outcome = await Promise.race([exited, timeout]);
-    if (outcome === "timeout") child.kill("SIGKILL");
-    expect(outcome).toBe(0);
+    expect(await exitWithin(exited, child, 8_000)).toBe(0);
     const journal = JSON.parse(/JOURNAL (.*)/.exec(stderr)?.[1] ?? "{}");
     expect(journal).toMatchObject({ blockSawCancel: true, calls: ["block"] });
   }, 40_000);
@@ -131,28 +132,13 @@ describe("runStdioServer in a spawned process", () => {
     const exited = new Promise<number | null>((resolve) =>
       child.once("exit", (code) => resolve(code)),
     );
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    };
     const answered = new Promise<string>((resolve) =>
       child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString())),
     );
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(`${initializeBody}\n`);
     expect(await answered).toContain('"serverInfo"');
     child.stdin.end();
-    const timeout = new Promise<"timeout">((resolve) =>
-      setTimeout(() => resolve("timeout"), 10_000).unref(),
-    );
-    const outcome = await Promise.race([exited, timeout]);
-    if (outcome === "timeout") child.kill("SIGKILL");
-    expect(outcome).toBe(0);
+    expect(await exitWithin(exited, child, 10_000)).toBe(0);
   }, 30_000);
 });
 
