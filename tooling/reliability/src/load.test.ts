@@ -20,6 +20,33 @@ const scripts = [
   "let sum = 0; for (let i = 0; i < 10000; i++) sum += i; return sum;",
 ];
 
+/**
+ * One search or one execute from the mixes above, chosen by `index`; pushes a failed answer's
+ * text to `errors`.
+ */
+async function mixedCall(
+  client: Client,
+  search: boolean,
+  index: number,
+  errors: string[],
+): Promise<void> {
+  const { result } = search
+    ? await callTool(
+        client,
+        "dcc_search",
+        { query: queries[index % queries.length] as string, limit: 5 },
+        15_000,
+      )
+    : await callTool(
+        client,
+        "dcc_execute",
+        { code: scripts[index % scripts.length] as string, timeout_secs: 10 },
+        15_000,
+      );
+  if (result.isError || result.structuredContent?.["success"] !== true)
+    errors.push(resultText(result).slice(0, 300));
+}
+
 let harness: ReliabilityServer;
 let clients: Client[];
 
@@ -41,23 +68,8 @@ describe("load", () => {
       clients.map(async (client, session) => {
         for (let round = 0; Date.now() < deadline; round++) {
           try {
-            const search = round % 2 === 0;
-            const { result } = search
-              ? await callTool(
-                  client,
-                  "dcc_search",
-                  { query: queries[(round + session) % queries.length] as string, limit: 5 },
-                  15_000,
-                )
-              : await callTool(
-                  client,
-                  "dcc_execute",
-                  { code: scripts[(round + session) % scripts.length] as string, timeout_secs: 10 },
-                  15_000,
-                );
+            await mixedCall(client, round % 2 === 0, round + session, errors);
             calls++;
-            if (result.isError || result.structuredContent?.["success"] !== true)
-              errors.push(resultText(result).slice(0, 300));
           } catch (error) {
             errors.push(String(error));
           }
@@ -95,25 +107,7 @@ describe("load", () => {
               );
               continue;
             }
-            const { result } =
-              round % 3 === 0
-                ? await callTool(
-                    client,
-                    "dcc_search",
-                    { query: queries[(round + session) % queries.length] as string, limit: 5 },
-                    15_000,
-                  )
-                : await callTool(
-                    client,
-                    "dcc_execute",
-                    {
-                      code: scripts[(round + session) % scripts.length] as string,
-                      timeout_secs: 10,
-                    },
-                    15_000,
-                  );
-            if (result.isError || result.structuredContent?.["success"] !== true)
-              errors.push(resultText(result).slice(0, 300));
+            await mixedCall(client, round % 3 === 0, round + session, errors);
           } catch (error) {
             errors.push(String(error));
           }
