@@ -35,7 +35,10 @@ export const defaultExecutorLimits: Readonly<ExecutorLimits> = Object.freeze({
   maxLogChars: 64 * 1024,
 });
 
-/** Largest stack limit accepted: beyond it deep recursion can overflow the host's own stack. */
+/**
+ * Largest stack limit accepted. Sandbox workers get a native stack large enough for it, so deep
+ * recursion always ends in the guest's own stack-overflow error, never in the host's.
+ */
 export const maxStackBytes: number = 256 * 1024;
 
 /**

@@ -1,6 +1,7 @@
 // The main thread's handle on one sandbox worker: starts it, sends it one script at a time,
 // answers its dispatch calls, and wakes it on cancel.
 import { MessageChannel, type Worker } from "node:worker_threads";
+import { maxStackBytes } from "../executor-limits.ts";
 import {
   ANSWER_SLOT,
   CANCEL_SLOT,
@@ -10,6 +11,7 @@ import {
   WAKE_SLOT,
   writeReplyText,
 } from "./control-block.ts";
+import { workerStackSizeMb } from "./native-stack.ts";
 import type { LogEntry, ProgressUpdate, RunOutcome } from "./sandbox-types.ts";
 import { spawnSandboxWorker } from "./spawn-sandbox-worker.ts";
 import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.ts";
@@ -55,7 +57,12 @@ export class PooledWorker {
       stdout: false,
       // The worker's own JS makes short-lived garbage only (quickjs-emscripten's call wrappers);
       // a small young generation keeps its resident size flat over thousands of runs.
-      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+      // The native stack is sized for the largest QuickJS stack limit, so QuickJS's own limit
+      // always trips before V8's (see native-stack.ts); untouched stack pages cost no memory.
+      resourceLimits: {
+        maxYoungGenerationSizeMb: 4,
+        stackSizeMb: workerStackSizeMb(maxStackBytes),
+      },
       stderr: false,
     });
     this.ready = new Promise<void>((resolve, reject) => {

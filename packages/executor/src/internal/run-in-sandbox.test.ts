@@ -313,3 +313,32 @@ describe("runInSandbox with the debug build", () => {
     expect(outcome.poisoned).toBe(false);
   });
 });
+
+describe("runInSandbox when the host's own stack runs out first", () => {
+  it("names the stack limit and marks the module poisoned", async () => {
+    const spare = await newQuickJSWASMModuleFromVariant(variantOf(RELEASE_SYNC));
+    // The parser uses the most native stack per byte of QuickJS stack.
+    const request = { code: `return ${"(".repeat(30_000)}0${")".repeat(30_000)}`, limits };
+    // Leave a few dozen kilobytes of this thread's stack, far less than QuickJS's capped limit
+    // needs natively on that path, so V8's limit trips inside QuickJS.
+    let outcome: RunOutcome | undefined;
+    let deepest = 0;
+    const dive = (level: number, target: number): void => {
+      deepest = level;
+      if (level < target) dive(level + 1, target);
+      else outcome = runInSandbox(spare, request, host());
+    };
+    try {
+      dive(0, Number.POSITIVE_INFINITY);
+    } catch {
+      // `deepest` now counts the frames this thread can hold.
+    }
+    dive(0, Math.floor(deepest * 0.95));
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "LIMIT_EXCEEDED",
+      limit: "stack",
+      poisoned: true,
+    });
+  });
+});

@@ -8,6 +8,7 @@ import type {
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import { GUEST_BOOTSTRAP } from "./guest-bootstrap.ts";
+import { guestStackCap } from "./native-stack.ts";
 import { stripTypes, wrapScript } from "./prepare-script.ts";
 import { newRawStringFunction } from "./raw-string-function.ts";
 import type {
@@ -43,6 +44,9 @@ interface Stop {
 }
 
 const logLevels = new Set<string>(["log", "info", "warn", "error"]);
+
+// This thread's native stack does not change, so neither does the QuickJS limit it can honour.
+const threadGuestStackCap = guestStackCap();
 
 /** Mutable state of the run a prepared sandbox is currently serving. */
 interface RunState {
@@ -263,6 +267,8 @@ export function runPrepared(
 ): RunOutcome {
   const prepared = sandbox as PreparedState;
   const { limits } = request;
+  // A limit the thread's native stack could not back is lowered, so QuickJS always trips first.
+  const stackBytes = Math.min(limits.stackBytes, threadGuestStackCap);
   const filename = request.filename ?? "script.ts";
   const run: RunState = {
     request,
@@ -302,6 +308,12 @@ export function runPrepared(
     if (limit !== undefined) outcome.limit = limit;
     return outcome;
   };
+  const stackOverflow = (): RunOutcome =>
+    fail(
+      "LIMIT_EXCEEDED",
+      `InternalError: stack overflow (stack limit of ${formatBytes(stackBytes)} reached; recursion too deep)`,
+      "stack",
+    );
   const failStopped = (): RunOutcome => {
     const current = run.stop as Stop;
     return fail(current.errorCode, current.error, current.limit);
@@ -311,7 +323,7 @@ export function runPrepared(
   try {
     const { runtime: rt, context: ctx, serialize } = prepared;
     rt.setMemoryLimit(limits.memoryBytes);
-    rt.setMaxStackSize(limits.stackBytes);
+    rt.setMaxStackSize(stackBytes);
     prepared.current = run;
     outcome = evaluate();
 
@@ -414,12 +426,9 @@ export function runPrepared(
           "memory",
         );
       }
-      if (name === "InternalError" && /stack overflow/.test(message)) {
-        return fail(
-          "LIMIT_EXCEEDED",
-          `InternalError: stack overflow (stack limit of ${formatBytes(limits.stackBytes)} reached; recursion too deep)`,
-          "stack",
-        );
+      // The parsers (JavaScript and JSON) report their stack overflow as a SyntaxError.
+      if ((name === "InternalError" || name === "SyntaxError") && message === "stack overflow") {
+        return stackOverflow();
       }
       return fail("SCRIPT_ERROR", formatError(name, message, stack, filename));
     }
@@ -427,10 +436,12 @@ export function runPrepared(
     // A host exception out of QuickJS (RangeError from the V8 stack, a WASM RuntimeError):
     // the module's state is suspect from here on.
     poisoned = true;
-    outcome = fail(
-      "INTERNAL",
-      `The sandbox failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
-    );
+    outcome = isHostStackOverflow(error)
+      ? stackOverflow()
+      : fail(
+          "INTERNAL",
+          `The sandbox failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        );
   }
   prepared.current = null;
   outcome.poisoned = poisoned;
@@ -445,6 +456,11 @@ export function runPrepared(
     }
   }
   return outcome;
+}
+
+/** V8's own stack limit tripped inside QuickJS (the guarantee above failed). */
+function isHostStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
 function isSyntaxError(ctx: QuickJSContext, error: QuickJSHandle): boolean {
