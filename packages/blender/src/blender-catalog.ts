@@ -5,6 +5,7 @@ import type { BlenderOperator } from "./blender-operator.ts";
 import { blenderOperatorData } from "./blender-operator-data.ts";
 import { BLENDER_SYNONYMS } from "./blender-synonyms.ts";
 import { mergeSynonyms } from "./internal/merge-synonyms.ts";
+import { operatorNotes } from "./internal/operator-notes.ts";
 import { operatorContextHint } from "./operator-context-hint.ts";
 import { operatorSignature } from "./operator-signature.ts";
 
@@ -16,13 +17,14 @@ export interface BlenderCatalogOptions {
   synonyms?: SynonymTable;
 }
 
-/** Record fields the ranked ranker indexes beside the signature's parameter names. */
+// Menu labels ("Merge by Distance" for mesh.remove_doubles) are indexed like parameter names.
 const keywordFields = ["label"];
 
 /**
  * Builds the Blender catalog: every `bpy.ops` operator of the generated data (2,144 in Blender
  * 3.4.1) with its typed signature, description, label and context hint, then the data-API
- * commands, searched with Blender's vocabulary ({@link BLENDER_SYNONYMS}).
+ * commands, searched with Blender's vocabulary ({@link BLENDER_SYNONYMS}). Where Blender's
+ * description misses what people call an operator, a hand-written "used for" sentence follows it.
  */
 export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccApiCatalog {
   const commands: BlenderCommandRecord[] = blenderOperatorData().operators.map(operatorRecord);
@@ -46,12 +48,15 @@ export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccAp
 }
 
 function operatorRecord(operator: BlenderOperator): BlenderCommandRecord {
-  const described =
-    operator.description !== undefined && operator.description !== "(undocumented operator)";
+  const own = operator.description;
+  const described = own !== undefined && own !== "(undocumented operator)";
+  const note = operatorNotes().get(operator.name);
+  let description = described ? own : operator.label;
+  if (note !== undefined) description = `${description.replace(/\.$/, "")}. ${note}`;
   const record: BlenderCommandRecord = {
     name: operator.name,
     signature: operatorSignature(operator),
-    description: described ? (operator.description as string) : operator.label,
+    description,
     kind: "operator",
     label: operator.label,
   };
