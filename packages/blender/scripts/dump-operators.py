@@ -150,7 +150,7 @@ MODES = [
     ("WEIGHT_GPENCIL", "GPENCIL", "WEIGHT_GPENCIL"),
 ]
 
-# Editor name in the catalog -> the area's ui_type. None: no window, area or region at all.
+# Editor name in the catalog -> the area's ui_type. The first, None, is no window, area or region.
 AREAS = [
     (None, None),
     ("VIEW_3D", "VIEW_3D"),
@@ -212,8 +212,9 @@ progress = os.open(progress_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 skipped = []
 
 
-def poll_all(mode, area_name):
-    for index, entry in enumerate(entries):
+def poll_all(mode, area_name, wanted):
+    for index in wanted:
+        entry = entries[index]
         area_key = f"{area_name or '-'}/{entry['name']}"
         key = f"{mode}/{area_key}"
         if area_key in skip or (area_name is not None and f"*/{entry['name']}" in skip):
@@ -228,14 +229,28 @@ def poll_all(mode, area_name):
             passed[index].append((mode, area_name))
 
 
+# Entering a mode can add data (Vertex Paint adds a color attribute to the cube), which changes
+# later polls; entering every mode once first makes the results independent of the poll order.
 for mode, object_type, mode_argument in MODES:
     enter_mode(object_type, mode_argument)
-    for area_name, ui_type in AREAS:
-        if ui_type is None:
-            poll_all(mode, None)
-        else:
-            with context.temp_override(**area_override(ui_type)):
-                poll_all(mode, area_name)
+
+# First every mode without an editor, then the editors: an operator that passed without one
+# somewhere needs no editor, so under the editors it is polled only until it passes in that mode
+# (which is all the mode list needs); the others are polled under every editor.
+everything = range(len(entries))
+for mode, object_type, mode_argument in MODES:
+    enter_mode(object_type, mode_argument)
+    poll_all(mode, None, everything)
+plain = [any(area is None for _, area in contexts) for contexts in passed]
+for mode, object_type, mode_argument in MODES:
+    enter_mode(object_type, mode_argument)
+    in_mode = [any(m == mode for m, _ in contexts) for contexts in passed]
+    for area_name, ui_type in AREAS[1:]:
+        wanted = [i for i in everything if not plain[i] or not in_mode[i]]
+        with context.temp_override(**area_override(ui_type)):
+            poll_all(mode, area_name, wanted)
+        for i in wanted:
+            in_mode[i] = in_mode[i] or any(m == mode for m, _ in passed[i])
 os.close(progress)
 
 mode_names = [mode for mode, _, _ in MODES]
