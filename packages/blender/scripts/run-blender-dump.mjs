@@ -65,12 +65,12 @@ function runOnce({ blender, args, timeoutMs, directory }) {
 
 /**
  * Dumps every operator of the installed Blender. Options: `blender` (the executable, default
- * `$BLENDER` or `blender`), `timeoutMs` per Blender run (default 180 s), `log` for progress lines.
+ * `$BLENDER` or `blender`), `timeoutMs` per Blender run (default 480 s), `log` for progress lines.
  * @returns {Promise<{ raw: object, runs: number, skipped: string[] }>}
  */
 export async function dumpOperators(options = {}) {
   const blender = options.blender ?? process.env.BLENDER ?? "blender";
-  const timeoutMs = options.timeoutMs ?? 180_000;
+  const timeoutMs = options.timeoutMs ?? 480_000;
   const log = options.log ?? (() => {});
   const skip = [...KNOWN_CRASHING_POLLS];
   for (let run = 1; run <= maxRuns; run++) {
