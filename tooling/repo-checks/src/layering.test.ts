@@ -30,6 +30,7 @@ describe("layering", () => {
         .map((p) => p.name)
         .sort(),
     ).toEqual([
+      "@dcc/blender",
       "@dcc/cancel",
       "@dcc/catalog",
       "@dcc/executor",
@@ -60,6 +61,17 @@ describe("layering", () => {
     expect(findLayeringViolations(copy)).toContain(
       "@dcc/catalog (layer 1) depends on @dcc/executor (layer 2) in package.json devDependencies",
     );
+  });
+
+  it("keeps a DCC adapter and @dcc/mcp-bridge apart (same layer)", () => {
+    const copy = copyWorkspace();
+    writeFileSync(
+      join(copy, "packages/blender/src/mcp.ts"),
+      'export { registerDccApiExecutor } from "@dcc/mcp-bridge";\n',
+    );
+    expect(findLayeringViolations(copy)).toEqual([
+      "@dcc/blender (layer 3) depends on @dcc/mcp-bridge (layer 3) in packages/blender/src/mcp.ts",
+    ]);
   });
 
   it("catches dynamic imports too", () => {

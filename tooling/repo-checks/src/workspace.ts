@@ -1,11 +1,16 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
-/** The layer of each `@dcc` package; a package may depend only on strictly lower layers. */
+/**
+ * The layer of each `@dcc` package; a package may depend only on strictly lower layers. DCC
+ * adapters (`@dcc/blender`) share layer 3 with `@dcc/mcp-bridge`, so neither depends on the other:
+ * an adapter stays usable without any MCP code.
+ */
 export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/cancel": 0,
   "@dcc/catalog": 1,
   "@dcc/executor": 2,
+  "@dcc/blender": 3,
   "@dcc/mcp-bridge": 3,
   "@dcc/reference-server": 4,
 };

@@ -1,0 +1,66 @@
+import { DccApiCatalog, type RankerName, type SynonymTable } from "@dcc/catalog";
+import type { BlenderCommandRecord } from "./blender-command-record.ts";
+import { blenderDataCommands } from "./blender-data-command.ts";
+import type { BlenderOperator } from "./blender-operator.ts";
+import { blenderOperatorData } from "./blender-operator-data.ts";
+import { BLENDER_SYNONYMS } from "./blender-synonyms.ts";
+import { mergeSynonyms } from "./internal/merge-synonyms.ts";
+import { operatorNotes } from "./internal/operator-notes.ts";
+import { operatorContextHint } from "./operator-context-hint.ts";
+import { operatorSignature } from "./operator-signature.ts";
+
+/** Options for {@link createBlenderCatalog}. */
+export interface BlenderCatalogOptions {
+  /** Search algorithm; defaults to `"ranked"`. */
+  ranker?: RankerName;
+  /** Extra synonym groups, added to {@link BLENDER_SYNONYMS} (and the catalog's general ones). */
+  synonyms?: SynonymTable;
+}
+
+// Menu labels ("Merge by Distance" for mesh.remove_doubles) are indexed like parameter names.
+const keywordFields = ["label"];
+
+/**
+ * Builds the Blender catalog: every `bpy.ops` operator of the generated data (2,144 in Blender
+ * 3.4.1) with its typed signature, description, label and context hint, then the data-API
+ * commands, searched with Blender's vocabulary ({@link BLENDER_SYNONYMS}). Where Blender's
+ * description misses what people call an operator, a hand-written "used for" sentence follows it.
+ */
+export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccApiCatalog {
+  const commands: BlenderCommandRecord[] = blenderOperatorData().operators.map(operatorRecord);
+  for (const command of blenderDataCommands()) {
+    commands.push({
+      name: command.name,
+      signature: command.signature,
+      description: command.description,
+      kind: "data",
+      examples: command.examples,
+    });
+  }
+  return new DccApiCatalog("blender", {
+    commands,
+    ranker: options.ranker ?? "ranked",
+    keywordFields,
+    synonyms: options.synonyms
+      ? mergeSynonyms(BLENDER_SYNONYMS, options.synonyms)
+      : BLENDER_SYNONYMS,
+  });
+}
+
+function operatorRecord(operator: BlenderOperator): BlenderCommandRecord {
+  const own = operator.description;
+  const described = own !== undefined && own !== "(undocumented operator)";
+  const note = operatorNotes().get(operator.name);
+  let description = described ? own : operator.label;
+  if (note !== undefined) description = `${description.replace(/\.$/, "")}. ${note}`;
+  const record: BlenderCommandRecord = {
+    name: operator.name,
+    signature: operatorSignature(operator),
+    description,
+    kind: "operator",
+    label: operator.label,
+  };
+  const context = operatorContextHint(operator);
+  if (context !== undefined) record.context = context;
+  return record;
+}
