@@ -26,6 +26,11 @@ export interface IndexData {
   nameTerms: Int32Array;
   /** Per document, its name's stems joined (polySphere -> polyspher). */
   nameKeys: string[];
+  /**
+   * Every indexed word part as written (lower-cased), with its stem (`spheres` -> `spher`): what
+   * typo matching compares a query word with. Numbers map to `""`.
+   */
+  surfaces: ReadonlyMap<string, string>;
 }
 
 const asciiName = /^[\x20-\x7e]*$/;
@@ -221,6 +226,7 @@ export function buildIndex(
     nameStarts,
     nameTerms: Int32Array.from(nameTermList),
     nameKeys,
+    surfaces: partCache,
   };
 }
 

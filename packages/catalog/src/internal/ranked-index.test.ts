@@ -62,6 +62,35 @@ describe("RankedIndex", () => {
     expect(search("keyframme")[0]).toBe("setKeyframe");
   });
 
+  it("corrects typos in several words of one query, on the words as typed", () => {
+    expect(search("craete a spehre").slice(0, 2).sort()).toEqual(["createNode", "polySphere"]);
+    expect(search("rnder the curent frame")[0]).toBe("render");
+    // "chidlren" is far from the stem "child" but one edit from "children" as written.
+    const extra = [
+      { name: "listRelatives", signature: "listRelatives(children: bool) -> List[str]" },
+    ];
+    expect(search("lsit chidlren", { extra })[0]).toBe("listRelatives");
+    expect(search("chidlren", { extra })).toEqual(["listRelatives"]);
+  });
+
+  it("corrects an unknown word even when a shorter indexed word starts it", () => {
+    // "cone" starts "conect", but "conect" is one edit from "connect": a typo, not an abbreviation.
+    const extra = [
+      { name: "cone", signature: "cone(radius: float) -> List[str]" },
+      { name: "connectAttr", signature: "connectAttr(force: bool) -> None" },
+    ];
+    expect(search("conect", { extra })[0]).toBe("connectAttr");
+    expect(search("conect", { extra })).not.toContain("cone");
+    // A word being typed still finds the longer words it starts.
+    expect(search("connec", { extra })).toContain("connectAttr");
+  });
+
+  it("matches the synonyms of a corrected word", () => {
+    // "joinn" is one edit from join (joinCurves), a synonym of unite (polyUnite).
+    const extra = [{ name: "joinCurves", signature: "joinCurves(tolerance: float) -> str" }];
+    expect(search("joinn", { extra })).toEqual(["joinCurves", "polyUnite"]);
+  });
+
   it("weighs rare words above common ones (IDF)", () => {
     const extra = Array.from({ length: 30 }, (_, index) => ({
       name: `tool${index}`,
