@@ -91,6 +91,16 @@ describe("RankedIndex", () => {
     expect(search("joinn", { extra })).toEqual(["joinCurves", "polyUnite"]);
   });
 
+  it("ranks a description that says the whole task above a name that says one word of it", () => {
+    const extra = [
+      { name: "joint", signature: "joint(position: float, name: str) -> str" },
+      { name: "reroot", description: "Make a different joint the root of a skeleton." },
+    ];
+    expect(search("make a different joint the root of the skeleton", { extra })[0]).toBe("reroot");
+    // A description that holds only part of the query gains little: the name match still leads.
+    expect(search("joint position", { extra })[0]).toBe("joint");
+  });
+
   it("weighs rare words above common ones (IDF)", () => {
     const extra = Array.from({ length: 30 }, (_, index) => ({
       name: `tool${index}`,

@@ -33,6 +33,9 @@ const lightVerbs: ReadonlySet<string> = new Set([
 const lightVerbWeight = 0.7;
 // A command whose whole name the query covers (polySphere for "poly sphere") scores up to 2x.
 const nameCoverageBonus = 1;
+// A description that holds every query word scores up to 2x, squared so that a few words count
+// little: a sentence that says what the command is for is strong evidence when it says all of it.
+const descriptionCoverageBonus = 1;
 // A query that names the command outright ("polySphere", "poly sphere") multiplies its score.
 const namedBonus = 1.5;
 const matchedBit = 1;
@@ -57,6 +60,7 @@ export class RankedIndex {
   private readonly postingStarts: Int32Array;
   private readonly postingDocuments: Int32Array;
   private readonly postingWeights: Float32Array;
+  private readonly postingInDescription: Uint8Array;
   private readonly idf: Float64Array;
   private readonly synonyms: SynonymMap;
   private readonly queryCache = new Map<string, QueryWordParts>();
@@ -70,6 +74,10 @@ export class RankedIndex {
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
   private readonly matchedTerms: Uint8Array;
+  // Per document, how many query words its description holds (by any variant), and whether the
+  // word being accumulated is one of them.
+  private readonly describedTerms: Uint8Array;
+  private readonly describedNow: Uint8Array;
 
   constructor(
     records: readonly CommandRecord[],
@@ -84,6 +92,7 @@ export class RankedIndex {
     this.postingStarts = data.postingStarts;
     this.postingDocuments = data.postingDocuments;
     this.postingWeights = data.postingWeights;
+    this.postingInDescription = data.postingInDescription;
     this.idf = data.idf;
     this.nameStarts = data.nameStarts;
     this.nameTerms = data.nameTerms;
@@ -101,6 +110,8 @@ export class RankedIndex {
     this.scores = new Float64Array(this.count);
     this.best = new Float64Array(this.count);
     this.matchedTerms = new Uint8Array(this.count);
+    this.describedTerms = new Uint8Array(this.count);
+    this.describedNow = new Uint8Array(this.count);
   }
 
   /** Indices of the best `limit` records for `query`, best first; never a zero score. */
@@ -110,7 +121,7 @@ export class RankedIndex {
     if (this.typoCache.size > maxQueryCache) this.typoCache.clear();
     const { stems, surfaces, compounds } = queryTerms(query, this.queryCache);
     if (stems.length === 0 || this.count === 0) return [];
-    const { scores, matchedTerms } = this;
+    const { scores, matchedTerms, describedTerms } = this;
     const touched: number[] = [];
     // Per term flags for this query: 1 = matched by a query word, 2 = a query word or joined
     // run equals it (so a name equal to it is named outright). Cleared before returning.
@@ -151,6 +162,9 @@ export class RankedIndex {
         }
         score *= 1 + (nameCoverageBonus * covered) / (end - start);
       }
+      const described = (describedTerms[document] as number) / stems.length;
+      score *= 1 + descriptionCoverageBonus * described * described;
+      describedTerms[document] = 0;
       const key = this.nameKeyIds[document] as number;
       if (key >= 0 && (termFlags[key] as number) & namedBit) score *= namedBonus;
       scores[document] = 0;
@@ -164,12 +178,14 @@ export class RankedIndex {
   // Adds, per document, the best of `variants` for one query term to its score.
   private accumulate(variants: Map<number, number>, touched: number[], counts: boolean): void {
     const { scores, best, matchedTerms, postingDocuments, postingWeights, postingStarts } = this;
+    const { describedTerms, describedNow, postingInDescription } = this;
     const hit: number[] = [];
     for (const [id, quality] of variants) {
       const factor = (this.idf[id] as number) * quality;
       const end = postingStarts[id + 1] as number;
       for (let index = postingStarts[id] as number; index < end; index++) {
         const document = postingDocuments[index] as number;
+        if (counts && postingInDescription[index] === 1) describedNow[document] = 1;
         const value = (postingWeights[index] as number) * factor;
         const current = best[document] as number;
         if (current === 0) hit.push(document);
@@ -180,6 +196,10 @@ export class RankedIndex {
       if (matchedTerms[document] === 0 && scores[document] === 0) touched.push(document);
       scores[document] = (scores[document] as number) + (best[document] as number);
       if (counts) matchedTerms[document] = (matchedTerms[document] as number) + 1;
+      if (describedNow[document] === 1) {
+        describedTerms[document] = (describedTerms[document] as number) + 1;
+        describedNow[document] = 0;
+      }
       best[document] = 0;
     }
   }
