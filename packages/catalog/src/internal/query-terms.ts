@@ -11,7 +11,8 @@ const stopwords: ReadonlySet<string> = new Set(
   (
     "the a an in for of to on onto into at by from with and or as is are be it its this that " +
     "these those some any all every each my me i we you your our please how do does can could " +
-    "would should want need using via one another other two then so what which"
+    "would should want need using via one another other two then so what which am was were been " +
+    "being has have had did"
   ).split(" "),
 );
 

@@ -101,6 +101,18 @@ describe("RankedIndex", () => {
     expect(search("joint position", { extra })[0]).toBe("joint");
   });
 
+  it("drops forms of be and have, and reads find as list", () => {
+    const extra = [
+      { name: "hasMetadata", signature: "hasMetadata(channelName: str) -> bool" },
+      { name: "getMetadata", signature: "getMetadata(channelName: str) -> List[Any]" },
+      { name: "cameraView", signature: "cameraView(camera: str) -> str" },
+      { name: "listCameras", signature: "listCameras(perspective: bool) -> List[str]" },
+    ];
+    expect(search("get the metadata a node has", { extra })[0]).toBe("getMetadata");
+    expect(search("has been", { extra })).toEqual([]);
+    expect(search("find cameras", { extra })[0]).toBe("listCameras");
+  });
+
   it("weighs rare words above common ones (IDF)", () => {
     const extra = Array.from({ length: 30 }, (_, index) => ({
       name: `tool${index}`,
