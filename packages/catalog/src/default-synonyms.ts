@@ -52,7 +52,7 @@ export const DEFAULT_SYNONYMS: SynonymTable = Object.freeze({
   undo: ["revert"],
   rename: ["relabel"],
   group: ["grouping"],
-  list: ["enumerate"],
+  list: ["enumerate", "find"],
   bounding: ["bbox", "bounds"],
   render: ["rendering"],
   camera: ["cam"],

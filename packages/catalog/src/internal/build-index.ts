@@ -18,6 +18,8 @@ export interface IndexData {
   postingDocuments: Int32Array;
   /** The weight (before IDF) of each posting. */
   postingWeights: Float32Array;
+  /** Per posting, whether the term is in the document's description (1) or not (0). */
+  postingInDescription: Uint8Array;
   /** Per term, its inverse document frequency (BM25 form, always > 0). */
   idf: Float64Array;
   /** Document -> start of its name's distinct stem ids in `nameTerms`; one extra entry ends the last. */
@@ -26,6 +28,11 @@ export interface IndexData {
   nameTerms: Int32Array;
   /** Per document, its name's stems joined (polySphere -> polyspher). */
   nameKeys: string[];
+  /**
+   * Every indexed word part as written (lower-cased), with its stem (`spheres` -> `spher`): what
+   * typo matching compares a query word with. Numbers map to `""`.
+   */
+  surfaces: ReadonlyMap<string, string>;
 }
 
 const asciiName = /^[\x20-\x7e]*$/;
@@ -192,6 +199,7 @@ export function buildIndex(
   const next = postingStarts.slice(0, terms);
   const postingDocuments = new Int32Array(postings.length);
   const postingWeights = new Float32Array(postings.length);
+  const postingInDescription = new Uint8Array(postings.length);
   for (let index = 0; index < postings.length; index++) {
     const term = postings.terms[index] as number;
     const document = postings.documents[index] as number;
@@ -199,6 +207,7 @@ export function buildIndex(
     const slot = next[term] as number;
     next[term] = slot + 1;
     postingDocuments[slot] = document;
+    if (mask & inDescription) postingInDescription[slot] = 1;
     postingWeights[slot] = Math.max(
       mask & inName ? (nameWeights[document] as number) : 0,
       mask & inSignature ? (signatureWeights[document] as number) : 0,
@@ -217,10 +226,12 @@ export function buildIndex(
     postingStarts,
     postingDocuments,
     postingWeights,
+    postingInDescription,
     idf,
     nameStarts,
     nameTerms: Int32Array.from(nameTermList),
     nameKeys,
+    surfaces: partCache,
   };
 }
 

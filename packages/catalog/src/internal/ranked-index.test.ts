@@ -62,6 +62,57 @@ describe("RankedIndex", () => {
     expect(search("keyframme")[0]).toBe("setKeyframe");
   });
 
+  it("corrects typos in several words of one query, on the words as typed", () => {
+    expect(search("craete a spehre").slice(0, 2).sort()).toEqual(["createNode", "polySphere"]);
+    expect(search("rnder the curent frame")[0]).toBe("render");
+    // "chidlren" is far from the stem "child" but one edit from "children" as written.
+    const extra = [
+      { name: "listRelatives", signature: "listRelatives(children: bool) -> List[str]" },
+    ];
+    expect(search("lsit chidlren", { extra })[0]).toBe("listRelatives");
+    expect(search("chidlren", { extra })).toEqual(["listRelatives"]);
+  });
+
+  it("corrects an unknown word even when a shorter indexed word starts it", () => {
+    // "cone" starts "conect", but "conect" is one edit from "connect": a typo, not an abbreviation.
+    const extra = [
+      { name: "cone", signature: "cone(radius: float) -> List[str]" },
+      { name: "connectAttr", signature: "connectAttr(force: bool) -> None" },
+    ];
+    expect(search("conect", { extra })[0]).toBe("connectAttr");
+    expect(search("conect", { extra })).not.toContain("cone");
+    // A word being typed still finds the longer words it starts.
+    expect(search("connec", { extra })).toContain("connectAttr");
+  });
+
+  it("matches the synonyms of a corrected word", () => {
+    // "joinn" is one edit from join (joinCurves), a synonym of unite (polyUnite).
+    const extra = [{ name: "joinCurves", signature: "joinCurves(tolerance: float) -> str" }];
+    expect(search("joinn", { extra })).toEqual(["joinCurves", "polyUnite"]);
+  });
+
+  it("ranks a description that says the whole task above a name that says one word of it", () => {
+    const extra = [
+      { name: "joint", signature: "joint(position: float, name: str) -> str" },
+      { name: "reroot", description: "Make a different joint the root of a skeleton." },
+    ];
+    expect(search("make a different joint the root of the skeleton", { extra })[0]).toBe("reroot");
+    // A description that holds only part of the query gains little: the name match still leads.
+    expect(search("joint position", { extra })[0]).toBe("joint");
+  });
+
+  it("drops forms of be and have, and reads find as list", () => {
+    const extra = [
+      { name: "hasMetadata", signature: "hasMetadata(channelName: str) -> bool" },
+      { name: "getMetadata", signature: "getMetadata(channelName: str) -> List[Any]" },
+      { name: "cameraView", signature: "cameraView(camera: str) -> str" },
+      { name: "listCameras", signature: "listCameras(perspective: bool) -> List[str]" },
+    ];
+    expect(search("get the metadata a node has", { extra })[0]).toBe("getMetadata");
+    expect(search("has been", { extra })).toEqual([]);
+    expect(search("find cameras", { extra })[0]).toBe("listCameras");
+  });
+
   it("weighs rare words above common ones (IDF)", () => {
     const extra = Array.from({ length: 30 }, (_, index) => ({
       name: `tool${index}`,

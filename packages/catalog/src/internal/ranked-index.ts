@@ -1,7 +1,7 @@
 import type { CommandRecord } from "../command-record.ts";
 import { buildIndex } from "./build-index.ts";
 import { boundedEditDistance } from "./edit-distance.ts";
-import { queryTerms } from "./query-terms.ts";
+import { type QueryWordParts, queryTerms } from "./query-terms.ts";
 import type { SynonymMap } from "./synonym-groups.ts";
 import { TopK } from "./top-k.ts";
 
@@ -33,6 +33,9 @@ const lightVerbs: ReadonlySet<string> = new Set([
 const lightVerbWeight = 0.7;
 // A command whose whole name the query covers (polySphere for "poly sphere") scores up to 2x.
 const nameCoverageBonus = 1;
+// A description that holds every query word scores up to 2x, squared so that a few words count
+// little: a sentence that says what the command is for is strong evidence when it says all of it.
+const descriptionCoverageBonus = 1;
 // A query that names the command outright ("polySphere", "poly sphere") multiplies its score.
 const namedBonus = 1.5;
 const matchedBit = 1;
@@ -57,15 +60,24 @@ export class RankedIndex {
   private readonly postingStarts: Int32Array;
   private readonly postingDocuments: Int32Array;
   private readonly postingWeights: Float32Array;
+  private readonly postingInDescription: Uint8Array;
   private readonly idf: Float64Array;
   private readonly synonyms: SynonymMap;
-  private readonly queryCache = new Map<string, readonly string[]>();
-  // Vocabulary by first character, for the typo fallback; built on the first miss.
+  private readonly queryCache = new Map<string, QueryWordParts>();
+  // Indexed word parts as written -> their stems, for typo matching.
+  private readonly surfaces: ReadonlyMap<string, string>;
+  // Indexed word parts by first character, for typo matching; built on the first unknown word.
   private byInitial: Map<string, string[]> | undefined;
+  // Typo corrections found per unknown query word (stem -> quality), emptied with the query cache.
+  private readonly typoCache = new Map<string, ReadonlyMap<string, number>>();
   // Scratch buffers reused by every search (searches are synchronous).
   private readonly scores: Float64Array;
   private readonly best: Float64Array;
   private readonly matchedTerms: Uint8Array;
+  // Per document, how many query words its description holds (by any variant), and whether the
+  // word being accumulated is one of them.
+  private readonly describedTerms: Uint8Array;
+  private readonly describedNow: Uint8Array;
 
   constructor(
     records: readonly CommandRecord[],
@@ -80,12 +92,14 @@ export class RankedIndex {
     this.postingStarts = data.postingStarts;
     this.postingDocuments = data.postingDocuments;
     this.postingWeights = data.postingWeights;
+    this.postingInDescription = data.postingInDescription;
     this.idf = data.idf;
     this.nameStarts = data.nameStarts;
     this.nameTerms = data.nameTerms;
     this.nameKeyIds = Int32Array.from(data.nameKeys, (key) => data.termIds.get(key) ?? -1);
     this.termFlags = new Uint8Array(data.vocabulary.length);
     this.words = data.words;
+    this.surfaces = data.surfaces;
     for (const term of this.words) {
       if (term.length <= prefixKey) continue;
       const key = term.slice(0, prefixKey);
@@ -96,15 +110,18 @@ export class RankedIndex {
     this.scores = new Float64Array(this.count);
     this.best = new Float64Array(this.count);
     this.matchedTerms = new Uint8Array(this.count);
+    this.describedTerms = new Uint8Array(this.count);
+    this.describedNow = new Uint8Array(this.count);
   }
 
   /** Indices of the best `limit` records for `query`, best first; never a zero score. */
   search(query: string, limit: number): number[] {
     // Query words get their own memo, emptied when it grows, so odd queries cannot pile up.
     if (this.queryCache.size > maxQueryCache) this.queryCache.clear();
-    const { stems, compounds } = queryTerms(query, this.queryCache);
+    if (this.typoCache.size > maxQueryCache) this.typoCache.clear();
+    const { stems, surfaces, compounds } = queryTerms(query, this.queryCache);
     if (stems.length === 0 || this.count === 0) return [];
-    const { scores, matchedTerms } = this;
+    const { scores, matchedTerms, describedTerms } = this;
     const touched: number[] = [];
     // Per term flags for this query: 1 = matched by a query word, 2 = a query word or joined
     // run equals it (so a name equal to it is named outright). Cleared before returning.
@@ -114,8 +131,8 @@ export class RankedIndex {
       if (termFlags[id] === 0) flagged.push(id);
       termFlags[id] = (termFlags[id] as number) | bit;
     };
-    for (const stem of stems) {
-      const variants = this.expand(stem);
+    for (const [position, stem] of stems.entries()) {
+      const variants = this.expand(stem, surfaces[position] as string);
       if (lightVerbs.has(stem)) {
         for (const [id, quality] of variants) variants.set(id, quality * lightVerbWeight);
       }
@@ -145,6 +162,9 @@ export class RankedIndex {
         }
         score *= 1 + (nameCoverageBonus * covered) / (end - start);
       }
+      const described = (describedTerms[document] as number) / stems.length;
+      score *= 1 + descriptionCoverageBonus * described * described;
+      describedTerms[document] = 0;
       const key = this.nameKeyIds[document] as number;
       if (key >= 0 && (termFlags[key] as number) & namedBit) score *= namedBonus;
       scores[document] = 0;
@@ -158,12 +178,14 @@ export class RankedIndex {
   // Adds, per document, the best of `variants` for one query term to its score.
   private accumulate(variants: Map<number, number>, touched: number[], counts: boolean): void {
     const { scores, best, matchedTerms, postingDocuments, postingWeights, postingStarts } = this;
+    const { describedTerms, describedNow, postingInDescription } = this;
     const hit: number[] = [];
     for (const [id, quality] of variants) {
       const factor = (this.idf[id] as number) * quality;
       const end = postingStarts[id + 1] as number;
       for (let index = postingStarts[id] as number; index < end; index++) {
         const document = postingDocuments[index] as number;
+        if (counts && postingInDescription[index] === 1) describedNow[document] = 1;
         const value = (postingWeights[index] as number) * factor;
         const current = best[document] as number;
         if (current === 0) hit.push(document);
@@ -174,16 +196,21 @@ export class RankedIndex {
       if (matchedTerms[document] === 0 && scores[document] === 0) touched.push(document);
       scores[document] = (scores[document] as number) + (best[document] as number);
       if (counts) matchedTerms[document] = (matchedTerms[document] as number) + 1;
+      if (describedNow[document] === 1) {
+        describedTerms[document] = (describedTerms[document] as number) + 1;
+        describedNow[document] = 0;
+      }
       best[document] = 0;
     }
   }
 
   /**
    * Index terms one query stem matches: itself, its synonyms, longer terms it starts, shorter
-   * terms that start it (obj for object, attr for attribute), and, only when nothing else
-   * matched, terms one or two typing errors away.
+   * terms that start it (obj for object, attr for attribute), and, when the word is unknown and
+   * starts no indexed word, words one or two typing errors away from it as typed (`surface`), with
+   * their synonyms.
    */
-  private expand(stem: string): Map<number, number> {
+  private expand(stem: string, surface: string): Map<number, number> {
     const variants = new Map<number, number>();
     const put = (term: string, quality: number): void => {
       const id = this.termIds.get(term);
@@ -192,39 +219,65 @@ export class RankedIndex {
       if (previous === undefined || previous < quality) variants.set(id, quality);
     };
     put(stem, 1);
-    for (const synonym of this.synonyms.get(stem) ?? []) put(synonym, synonymQuality);
+    const synonyms = this.synonyms.get(stem) ?? [];
+    for (const synonym of synonyms) put(synonym, synonymQuality);
+    let prefixes = 0;
     if (stem.length >= prefixKey) {
-      let found = 0;
       for (const term of this.prefixBuckets.get(stem.slice(0, prefixKey)) ?? []) {
         if (term.length > stem.length && term.startsWith(stem)) {
           put(term, prefixQuality * Math.sqrt(stem.length / term.length));
-          if (++found === maxPrefixTerms) break;
+          if (++prefixes === maxPrefixTerms) break;
         }
       }
-      for (let length = minAbbreviation; length < stem.length; length++) {
-        put(stem.slice(0, length), abbreviationQuality * Math.sqrt(length / stem.length));
+    }
+    // An unknown word that starts no indexed word may be a typo, even when a shorter word starts
+    // it ("spe" in "spehre", "cone" in "conect"); if it is one, that shorter word is no
+    // abbreviation of it.
+    const known = this.termIds.has(stem) || synonyms.some((synonym) => this.termIds.has(synonym));
+    let corrected = false;
+    if (!known && prefixes === 0 && surface.length >= 4) {
+      for (const [term, quality] of this.typos(surface)) {
+        corrected = true;
+        put(term, quality);
+        for (const synonym of this.synonyms.get(term) ?? []) put(synonym, quality * synonymQuality);
       }
     }
-    if (variants.size === 0 && stem.length >= 4) {
-      // Typos rarely hit the first letter; keeping it cuts the scan to one bucket.
-      const maxEdits = stem.length >= 8 ? 2 : 1;
-      for (const term of this.initialBuckets().get(stem[0] as string) ?? []) {
-        if (Math.abs(term.length - stem.length) > maxEdits) continue;
-        const distance = boundedEditDistance(stem, term, maxEdits);
-        if (distance <= maxEdits) put(term, typoQuality[distance] as number);
+    if (!corrected) {
+      for (let length = minAbbreviation; length < stem.length; length++) {
+        put(stem.slice(0, length), abbreviationQuality * Math.sqrt(length / stem.length));
       }
     }
     return variants;
   }
 
+  // Stems of the indexed words one edit from `surface` (two from eight letters), best quality
+  // each. Typos rarely hit the first letter; keeping it cuts the scan to one bucket.
+  private typos(surface: string): ReadonlyMap<string, number> {
+    let found = this.typoCache.get(surface);
+    if (found !== undefined) return found;
+    const corrections = new Map<string, number>();
+    const maxEdits = surface.length >= 8 ? 2 : 1;
+    for (const word of this.initialBuckets().get(surface[0] as string) ?? []) {
+      if (Math.abs(word.length - surface.length) > maxEdits) continue;
+      const distance = boundedEditDistance(surface, word, maxEdits);
+      if (distance > maxEdits) continue;
+      const term = this.surfaces.get(word) as string;
+      const quality = typoQuality[distance] as number;
+      if ((corrections.get(term) ?? 0) < quality) corrections.set(term, quality);
+    }
+    found = corrections;
+    this.typoCache.set(surface, found);
+    return found;
+  }
+
   private initialBuckets(): Map<string, string[]> {
     if (this.byInitial === undefined) {
       this.byInitial = new Map();
-      for (const term of this.words) {
-        if (term.length < 3) continue;
-        const bucket = this.byInitial.get(term[0] as string);
-        if (bucket === undefined) this.byInitial.set(term[0] as string, [term]);
-        else bucket.push(term);
+      for (const [word, term] of this.surfaces) {
+        if (word.length < 3 || term === "") continue;
+        const bucket = this.byInitial.get(word[0] as string);
+        if (bucket === undefined) this.byInitial.set(word[0] as string, [word]);
+        else bucket.push(word);
       }
     }
     return this.byInitial;

@@ -17,16 +17,6 @@ export function normalisedWeight(weight: number, lengthRatio: number): number {
 
 const digits = /^\p{N}+$/u;
 
-/** Stems of one word's identifier parts, digits left out, memoised per word in `cache`. */
-export function wordStems(word: string, cache: Map<string, readonly string[]>): readonly string[] {
-  let stems = cache.get(word);
-  if (stems === undefined) {
-    stems = partStems(word, new Map());
-    cache.set(word, stems);
-  }
-  return stems;
-}
-
 /**
  * Stems of one word's identifier parts, digits left out, with each part's stem memoised in
  * `parts` (`""` for a number): flags share most of their parts.
