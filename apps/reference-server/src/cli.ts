@@ -32,6 +32,11 @@ try {
   process.exit(1);
 }
 
+// Start the sandbox workers now, in the background: the first dcc_execute (or the one after a
+// script cancelled while its worker was still starting) then finds one ready instead of waiting
+// for a thread to load QuickJS.
+void server.executor.pool.warmUp();
+
 const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
 process.stderr.write(
   `dcc reference server (simulated Maya) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,

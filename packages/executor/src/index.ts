@@ -30,7 +30,12 @@ export type {
 export { executeErrorCodes } from "./execute-result.ts";
 export type { ExecutorLimits } from "./executor-limits.ts";
 export { defaultExecutorLimits, maxStackBytes, resolveExecutorLimits } from "./executor-limits.ts";
-export type { SandboxJob, SandboxPoolOptions, SandboxRunResult } from "./sandbox-pool.ts";
+export type {
+  SandboxJob,
+  SandboxPoolOptions,
+  SandboxPoolStats,
+  SandboxRunResult,
+} from "./sandbox-pool.ts";
 export { SandboxPool } from "./sandbox-pool.ts";
 export type {
   ParametersSchema,

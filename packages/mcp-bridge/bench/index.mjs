@@ -3,7 +3,8 @@
 // a real client and server are. Rows: the dcc_search round trip over Streamable HTTP on loopback
 // beside a bare HTTP POST echo; throughput with 8 concurrent sessions beside one session; and
 // cancel-to-stop latency (notifications/cancelled processed → execute() returned, and client
-// abort → execute() returned) beside aborting the same script in-process.
+// abort → execute() returned) beside aborting the same script in-process; and a dcc_search and a
+// dcc_execute sent the moment the client aborts a spinning script, beside the same calls at rest.
 import { createServer } from "node:http";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
@@ -136,6 +137,27 @@ export async function run({ log }) {
       goal: "report",
       lowerIsBetter: true,
     });
+    log(
+      `right after a cancel: dcc_search p50 ${figures.searchAfterCancelP50.toFixed(2)} ms (at rest ${figures.searchAtRestP50.toFixed(2)} ms), dcc_execute \`return 1\` p50 ${figures.executeAfterCancelP50.toFixed(2)} ms (at rest ${figures.executeAtRestP50.toFixed(2)} ms)`,
+    );
+    rows.push({
+      metric:
+        "dcc_search sent right after a client cancels a spinning script, p50 (baseline: the same call at rest)",
+      ours: figures.searchAfterCancelP50,
+      baseline: figures.searchAtRestP50,
+      unit: "ms",
+      goal: "report",
+      lowerIsBetter: true,
+    });
+    rows.push({
+      metric:
+        "dcc_execute `return 1` sent right after a client cancels a spinning script, p50 (baseline: the same call at rest)",
+      ours: figures.executeAfterCancelP50,
+      baseline: figures.executeAtRestP50,
+      unit: "ms",
+      goal: "report",
+      lowerIsBetter: true,
+    });
   } finally {
     await close();
     echo.closeAllConnections();
@@ -221,26 +243,46 @@ async function clientThread({ url, echoUrl, ticks }) {
   for (let index = 1; index < 8; index++) clients.push(await connect());
   const eight = await throughput(clients, 3000);
 
-  const abortsSentAt = [];
-  for (let round = 0; round < 15; round++) {
+  const execute = (code, options) =>
+    client.callTool({ name: "dcc_execute", arguments: { code } }, undefined, options);
+  /** Starts a spinning script; resolves with its abort `spinMs` after it runs (its first dispatch). */
+  const spinning = async (spinMs = 5) => {
     const abort = new AbortController();
     const before = Atomics.load(ticks, 0);
-    const call = client.callTool(
-      {
-        name: "dcc_execute",
-        arguments: { code: "dispatch('tick', {}); let n = 0; for (;;) { n++; }" },
-      },
-      undefined,
-      { signal: abort.signal },
+    execute("dispatch('tick', {}); let n = 0; for (;;) { n++; }", { signal: abort.signal }).catch(
+      () => {},
     );
-    call.catch(() => {});
-    // Abort only once the script runs (its first dispatch landed) and spins.
     const deadline = Date.now() + 10_000;
     while (Atomics.load(ticks, 0) === before && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 1));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, spinMs));
+    return abort;
+  };
+  const abortsSentAt = [];
+  for (let round = 0; round < 15; round++) {
+    const abort = await spinning();
     abortsSentAt.push(now());
     abort.abort();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  // The call right after a cancel, sent the moment the client aborts a script that spun for
+  // 150 ms: a search in even rounds, an execute in odd ones, so each is the first call after its
+  // cancel. Its baseline is the same call at rest in the same round, just before the script.
+  const timed = async (call) => {
+    const started = performance.now();
+    await call();
+    return performance.now() - started;
+  };
+  const calls = [() => search(client), () => execute("return 1")];
+  const atRest = [[], []];
+  const afterCancel = [[], []];
+  for (let round = 0; round < 30; round++) {
+    const kind = round % 2;
+    atRest[kind].push(await timed(calls[kind]));
+    const abort = await spinning(150);
+    abort.abort();
+    afterCancel[kind].push(await timed(calls[kind]));
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await Promise.all(clients.map((each) => each.close()));
@@ -250,5 +292,9 @@ async function clientThread({ url, echoUrl, ticks }) {
     single,
     eight,
     abortsSentAt,
+    searchAtRestP50: median(atRest[0]),
+    searchAfterCancelP50: median(afterCancel[0]),
+    executeAtRestP50: median(atRest[1]),
+    executeAfterCancelP50: median(afterCancel[1]),
   });
 }

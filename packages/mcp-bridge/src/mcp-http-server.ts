@@ -9,6 +9,7 @@ import {
   type ResolvedRegistration,
   resolveRegistrations,
 } from "./internal/build-mcp-server.ts";
+import { CancelledStreams } from "./internal/cancelled-streams.ts";
 import { EarlyCancels } from "./internal/early-cancels.ts";
 import {
   bearerTokenMatches,
@@ -253,9 +254,14 @@ export class McpHttpServer {
           // Checked and watched synchronously before handleRequest, which hands the requests to
           // the server within the same tick: a close cannot fall between the two.
           cancelIfUndelivered(response, ids, (gone) => this.#cancelUndelivered(session, gone));
+          // A JSON answer is a single body the SDK ends only with its answers; leave it be.
+          if (!answersAsJson(body, this.#quietTools)) session.cancelledStreams.watch(response, ids);
         }
       }
-      return session.transport.handleRequest(request, response, body);
+      await session.transport.handleRequest(request, response, body);
+      // Notifications are delivered before handleRequest returns, so a cancel has taken effect.
+      if (method === "POST") session.cancelledStreams.endCancelled(session.transport, body);
+      return;
     }
     if (method !== "POST" || !isInitializeRequest(body)) {
       return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
@@ -310,6 +316,7 @@ export class McpHttpServer {
           lastActivity: Date.now(),
           openResponses: 0,
           earlyCancels: new EarlyCancels(),
+          cancelledStreams: new CancelledStreams(),
         };
         this.#sessions.add(session);
         this.#sessions.track(session, response);

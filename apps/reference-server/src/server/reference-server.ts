@@ -71,6 +71,9 @@ export async function createReferenceServer(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.scriptsDir === undefined ? {} : { scripts: options.scriptsDir }),
   });
+  // Build the catalog's search index before the server takes requests: the first dcc_search would
+  // otherwise build it on its own request path (50-170 ms for the Maya catalog on 2 cores).
+  executor.search("");
   const executeDescription = adapter.executeDescription;
   const common = {
     ...serverInfo,

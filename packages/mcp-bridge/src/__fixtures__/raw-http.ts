@@ -8,15 +8,24 @@ export interface RawResponse {
   body: string;
 }
 
-/** Sends one request and reads the whole response (bounded by 5 s). */
+/** Sends one request and reads the whole response (bounded by `timeoutMs` of silence, 5 s). */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: options.method ?? "POST", headers: options.headers ?? {}, timeout: 5000 },
+      {
+        method: options.method ?? "POST",
+        headers: options.headers ?? {},
+        timeout: options.timeoutMs ?? 5000,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));

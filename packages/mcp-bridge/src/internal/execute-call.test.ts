@@ -79,6 +79,48 @@ describe("dcc_execute cancellation", () => {
     expect(journal.calls).not.toContain("tick");
   });
 
+  it("ends a cancelled call's response stream instead of holding its connection open", async () => {
+    harness = await startHttpHarness();
+    const url = harness.url;
+    const init = await rawRequest(url, { headers: jsonRpcHeaders, body: initializeBody });
+    const headers = {
+      ...jsonRpcHeaders,
+      "mcp-session-id": init.headers["mcp-session-id"] as string,
+      "mcp-protocol-version": "2025-06-18",
+    };
+    const post = (message: unknown, timeoutMs?: number) =>
+      rawRequest(url, {
+        headers,
+        body: JSON.stringify(message),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const call = post(
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "dcc_execute", arguments: { code: "dispatch('tick', {}); for (;;) {}" } },
+      },
+      60_000,
+    );
+    expect(await waitUntil(() => harness?.test.journal.ticks === 1, 30_000)).toBe(true);
+    await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    let open: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      call,
+      new Promise<"still open">(
+        (resolve) => (open = setTimeout(() => resolve("still open"), 20_000)),
+      ),
+    ]);
+    clearTimeout(open);
+    // Ended with no answer: a cancelled request is owed none.
+    expect(ended).toMatchObject({ status: 200 });
+    expect(ended === "still open" ? "" : ended.body).not.toContain('"id":5');
+    expect(await harness.test.idle()).toBe(true);
+    expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
+  }, 60_000);
+
   it("cancels running calls when the session's transport closes (DELETE)", async () => {
     harness = await startHttpHarness();
     const client = await harness.connect();

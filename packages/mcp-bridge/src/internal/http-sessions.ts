@@ -2,6 +2,7 @@
 // dropped when idle. A session with an open response (a running call, an SSE stream) is not idle.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { CancelledStreams } from "./cancelled-streams.ts";
 import type { EarlyCancels } from "./early-cancels.ts";
 
 /** One live session. */
@@ -12,6 +13,7 @@ export interface HttpSession {
   lastActivity: number;
   openResponses: number;
   earlyCancels: EarlyCancels;
+  cancelledStreams: CancelledStreams;
 }
 
 /** The session table with idle expiry. */
