@@ -3,7 +3,6 @@
  * `@dcc/mcp-bridge` into an MCP server for a Maya-style catalog and a simulated scene.
  */
 
-export type { DccAdapter } from "./adapter/dcc-adapter.ts";
 export type { MayaAdapter, MayaAdapterOptions } from "./adapter/maya-adapter.ts";
 export { createMayaAdapter } from "./adapter/maya-adapter.ts";
 export type { MayaCatalogOptions } from "./catalog/maya-catalog.ts";

@@ -1,12 +1,11 @@
 import { checkCancelled, DccMcpCancelledError } from "@dcc/cancel";
 import type { DccApiCatalog } from "@dcc/catalog";
-import type { CommandDefinition } from "@dcc/executor";
+import type { CommandDefinition, DccAdapter } from "@dcc/executor";
 import { createMayaCatalog } from "../catalog/maya-catalog.ts";
 import { mayaCommands } from "../catalog/maya-commands.ts";
 import { signatureOf } from "../scene/command-spec.ts";
 import { MayaScene } from "../scene/maya-scene.ts";
 import { SceneError, SceneErrorCode } from "../scene/scene-error.ts";
-import type { DccAdapter } from "./dcc-adapter.ts";
 import { mayaExecuteDescription, mayaInstructions } from "./maya-tool-texts.ts";
 
 /** Options for {@link createMayaAdapter}. */
@@ -78,8 +77,8 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
 
   return {
     dccName: "maya",
-    instructions: mayaInstructions(implemented),
-    executeDescription: mayaExecuteDescription("dcc_search"),
+    instructions: (tools) => mayaInstructions(implemented, tools),
+    executeDescription: (tools) => mayaExecuteDescription(tools.search),
     scene,
     implementedCommands: () => [...implemented],
     commands: () => [

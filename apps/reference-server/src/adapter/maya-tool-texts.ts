@@ -1,5 +1,6 @@
 // What the agent reads about the Maya adapter: the execute tool's description (the bridge's
 // manual plus this DCC's argument convention) and the server instructions.
+import type { DccToolNames } from "@dcc/executor";
 
 /** Description of `dcc_execute` for the Maya adapter, stating the dispatch argument convention. */
 export function mayaExecuteDescription(searchToolName: string): string {
@@ -21,9 +22,9 @@ export function mayaExecuteDescription(searchToolName: string): string {
 }
 
 /** Server instructions sent in `initialize`: what is simulated and how files work. */
-export function mayaInstructions(simulated: readonly string[]): string {
+export function mayaInstructions(simulated: readonly string[], tools: DccToolNames): string {
   return [
-    "A simulated Maya scene (no Maya needed). Use dcc_search to find maya.cmds commands, then dcc_execute to run a script that calls them with dispatch(name, { ...flags, args: [positional...] }).",
+    `A simulated Maya scene (no Maya needed). Use ${tools.search} to find maya.cmds commands, then ${tools.execute} to run a script that calls them with dispatch(name, { ...flags, args: [positional...] }).`,
     `Simulated commands: ${simulated.join(", ")}. Other catalog commands fail with code NOT_IMPLEMENTED.`,
     "poly* primitives also take position: [x, y, z] (not a Maya flag). Scene files are JSON in the server's data folder: file with rename + save, open, new (force: true drops unsaved changes).",
   ].join("\n");

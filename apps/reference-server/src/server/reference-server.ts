@@ -1,5 +1,10 @@
 import type { Readable, Writable } from "node:stream";
-import { DccApiExecutor, type ExecutorLimits, ToolDispatcher, ToolRegistry } from "@dcc/executor";
+import {
+  createAdapterExecutor,
+  type DccAdapter,
+  type DccApiExecutor,
+  type ExecutorLimits,
+} from "@dcc/executor";
 import {
   createMcpHttpServer,
   JobManager,
@@ -7,7 +12,6 @@ import {
   registerDccApiExecutor,
   runStdioServer,
 } from "@dcc/mcp-bridge";
-import type { DccAdapter } from "../adapter/dcc-adapter.ts";
 import { createMayaAdapter } from "../adapter/maya-adapter.ts";
 
 /** Options for {@link createReferenceServer}. */
@@ -64,17 +68,17 @@ export async function createReferenceServer(
   const adapter =
     options.adapter ??
     createMayaAdapter(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
-  const registry = new ToolRegistry().registerAll(adapter.commands());
-  const executor = new DccApiExecutor(adapter.dccName, {
-    catalog: adapter.catalog(),
-    dispatcher: new ToolDispatcher(registry),
+  await adapter.start?.({ signal: new AbortController().signal, reportHost: () => {} });
+  const executor = createAdapterExecutor(adapter, {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.scriptsDir === undefined ? {} : { scripts: options.scriptsDir }),
   });
-  const executeDescription = adapter.executeDescription;
+  const tools = { search: "dcc_search", execute: "dcc_execute" };
+  const executeDescription = adapter.executeDescription?.(tools);
+  const instructions = adapter.instructions?.(tools);
   const common = {
     ...serverInfo,
-    ...(adapter.instructions === undefined ? {} : { instructions: adapter.instructions }),
+    ...(instructions === undefined ? {} : { instructions }),
   };
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
