@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
+import { createMayaAdapter } from "@dcc/maya";
 import { createDccServer, type DccServer } from "@dcc/mcp-bridge";
-import { createMayaAdapter } from "../adapter/maya-adapter.ts";
 
 /** Options for {@link createReferenceServer}. */
 export interface ReferenceServerOptions {

@@ -2,12 +2,8 @@
 // fault commands) over Streamable HTTP on loopback, and real SDK clients connected to it.
 
 import type { ExecutorLimits } from "@dcc/executor";
-import {
-  createMayaAdapter,
-  createReferenceServer,
-  type MayaAdapter,
-  type ReferenceServer,
-} from "@dcc/reference-server";
+import { createMayaAdapter, type MayaAdapter } from "@dcc/maya";
+import { createReferenceServer, type ReferenceServer } from "@dcc/reference-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type FaultState, faultCommands, newFaultState, releaseHangs } from "./fault-commands.ts";

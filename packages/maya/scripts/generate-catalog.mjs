@@ -10,13 +10,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Where the generator reads and writes, relative to the app folder. */
+/** Where the generator reads and writes, relative to the package folder. */
 export const paths = {
-  source: resolve(appRoot, "../../../shared/data/maya-commands.json"),
-  descriptions: resolve(appRoot, "data/maya-descriptions.json"),
-  output: resolve(appRoot, "src/catalog/maya-commands.generated.json"),
+  source: resolve(packageRoot, "../../../shared/data/maya-commands.json"),
+  descriptions: resolve(packageRoot, "data/maya-descriptions.json"),
+  output: resolve(packageRoot, "src/catalog/maya-commands.generated.json"),
 };
 
 /** At most this many flags are written out in a signature; the rest become `…N more`. */

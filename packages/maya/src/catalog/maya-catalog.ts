@@ -13,7 +13,7 @@ export interface MayaCatalogOptions {
 }
 
 /**
- * Builds the reference app's Maya catalog: all 1,469 `maya.cmds` commands with readable
+ * Builds the reference Maya catalog: all 1,469 `maya.cmds` commands with readable
  * TypeScript-like signatures and, for the most used ones, one-line descriptions, searched with
  * Maya vocabulary ({@link MAYA_SYNONYMS}) on top of the general 3D synonyms.
  */

@@ -11,7 +11,7 @@ let commands: readonly MayaCommandRecord[] | undefined;
 
 /**
  * Every command of the reference Maya catalog (1,469), generated at build time from the
- * `maya.cmds` type stubs and the app's hand-written descriptions by
+ * `maya.cmds` type stubs and this package's hand-written descriptions by
  * `scripts/generate-catalog.mjs`. Read on first call, then cached; frozen; in the stubs' order.
  */
 export function mayaCommands(): readonly MayaCommandRecord[] {

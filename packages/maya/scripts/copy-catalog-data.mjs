@@ -6,8 +6,8 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const from = resolve(appRoot, "src/catalog/maya-commands.generated.json");
-const to = resolve(appRoot, "dist/catalog/maya-commands.generated.json");
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const from = resolve(packageRoot, "src/catalog/maya-commands.generated.json");
+const to = resolve(packageRoot, "dist/catalog/maya-commands.generated.json");
 mkdirSync(dirname(to), { recursive: true });
 copyFileSync(from, to);

@@ -1,4 +1,4 @@
-// Types for the plain-JS generator, so the app's tests can import it under strict TypeScript.
+// Types for the plain-JS generator, so the package's tests can import it under strict TypeScript.
 
 export interface PythonTypeNode {
   name: string;
