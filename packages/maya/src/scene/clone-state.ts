@@ -1,4 +1,4 @@
-import { attributeTable } from "./node-types.ts";
+import { attributeTable } from "./attribute-table.ts";
 import type { AttributeData, NodeData } from "./scene-state.ts";
 
 /** A deep copy of a node's attributes. */

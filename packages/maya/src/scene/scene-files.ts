@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
-import { attributeTable } from "./node-types.ts";
+import { attributeTable } from "./attribute-table.ts";
 import { SceneError, SceneErrorCode } from "./scene-error.ts";
 import type { SceneState } from "./scene-state.ts";
 

@@ -1,5 +1,6 @@
+import { defaultAttributes } from "./attribute-table.ts";
 import { shapeNameFor, uniqueName } from "./naming.ts";
-import { defaultAttributes, nodeTypeInfo } from "./node-types.ts";
+import { nodeTypeInfo } from "./node-types.ts";
 import { invalidArgument, noObject } from "./scene-error.ts";
 import { applyJournal, recordNode, type SceneJournal } from "./scene-journal.ts";
 import type { NodeData, SceneState } from "./scene-state.ts";
