@@ -3,5 +3,7 @@
  * scene of `@dcc/maya` by default) over MCP with `@dcc/mcp-bridge`.
  */
 
+export type { UnknownDccErrorOptions } from "./adapters/unknown-dcc-error.ts";
+export { UnknownDccError } from "./adapters/unknown-dcc-error.ts";
 export type { ReferenceServer, ReferenceServerOptions } from "./server/reference-server.ts";
 export { createReferenceServer } from "./server/reference-server.ts";

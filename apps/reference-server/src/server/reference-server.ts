@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
-import { createMayaAdapter } from "@dcc/maya";
-import { createDccServer, type DccServer } from "@dcc/mcp-bridge";
+import { createDccServer, type DccAdapterRegistration, type DccServer } from "@dcc/mcp-bridge";
+import { selectAdapters } from "../adapters/select-adapters.ts";
 
 /** Options for {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -13,6 +13,13 @@ export interface ReferenceServerOptions {
   host?: string;
   /** Require `Authorization: Bearer <token>` over HTTP (at least 16 characters). */
   token?: string;
+  /**
+   * Names of the DCCs to serve, from the app's registry (`maya`). Default `["maya"]`, the
+   * simulated Maya scene. With several, each gets its own `<name>_search` and `<name>_execute`.
+   */
+  dcc?: readonly string[];
+  /** Adapters to serve instead of `dcc`, e.g. one with extra commands. */
+  adapters?: ReadonlyArray<DccAdapter | DccAdapterRegistration>;
   /** Folder for scene files (`file` rename/save/open). Scene files are disabled without it. */
   dataDir?: string;
   /**
@@ -20,8 +27,6 @@ export interface ReferenceServerOptions {
    * stored there and can be called again with `file_path` + `params`. Disabled without it.
    */
   scriptsDir?: string;
-  /** The DCC behind the server; the simulated Maya scene by default. */
-  adapter?: DccAdapter;
   /** Overrides of the executor's sandbox limits. */
   limits?: Partial<ExecutorLimits>;
   /** stdio only: where requests come from. Default `process.stdin`. */
@@ -36,16 +41,18 @@ export type ReferenceServer = DccServer;
 const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 
 /**
- * Builds and starts the reference MCP server: the simulated Maya adapter (or the given one) as
- * `dcc_search` and `dcc_execute` over Streamable HTTP or stdio. The CLI and the tests share it.
+ * Starts the reference MCP server: the named DCCs of the app's registry (the simulated Maya scene
+ * by default), or the given adapters, served by `createDccServer` from `@dcc/mcp-bridge` over
+ * Streamable HTTP or stdio. The CLI and the tests share it.
+ * @throws `UnknownDccError` for an unknown or repeated DCC name; whatever `createDccServer` throws.
  */
-export function createReferenceServer(
+export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
-  const { adapter, dataDir, ...rest } = options;
+  const { dcc, adapters, dataDir, ...rest } = options;
   return createDccServer({
     ...serverInfo,
     ...rest,
-    adapters: [adapter ?? createMayaAdapter(dataDir === undefined ? {} : { dataDir })],
+    adapters: adapters ?? selectAdapters(dcc, dataDir === undefined ? {} : { dataDir: dataDir }),
   });
 }

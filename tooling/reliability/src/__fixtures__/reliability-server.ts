@@ -34,11 +34,13 @@ export async function startReliabilityServer(
   const faults = newFaultState();
   const server = await createReferenceServer({
     port: 0,
-    adapter: {
-      dccName: maya.dccName,
-      commands: () => [...maya.commands(), ...faultCommands(faults)],
-      catalog: () => maya.catalog(),
-    },
+    adapters: [
+      {
+        dccName: maya.dccName,
+        commands: () => [...maya.commands(), ...faultCommands(faults)],
+        catalog: () => maya.catalog(),
+      },
+    ],
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   const clients: Client[] = [];
