@@ -32,6 +32,7 @@ describe("layering", () => {
     ).toEqual([
       "@dcc/cancel",
       "@dcc/catalog",
+      "@dcc/example-echo",
       "@dcc/executor",
       "@dcc/maya",
       "@dcc/mcp-bridge",
