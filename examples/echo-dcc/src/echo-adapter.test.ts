@@ -8,7 +8,7 @@ afterEach(async () => {
   executor = undefined;
 });
 
-describe("the echo adapter", () => {
+describe("the echo adapter", { timeout: 60_000 }, () => {
   it("keeps said lines, checks arguments, and clears its log on start and close", async () => {
     const echo = createEchoAdapter();
     await echo.start?.({ signal: new AbortController().signal, reportHost: () => {} });
@@ -30,7 +30,7 @@ describe("the echo adapter", () => {
       'dispatch("say", { text: "waiting" }); return await dispatch("wait", 60000);',
       { signal: controller.signal },
     );
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!echo.lines.includes("waiting") && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

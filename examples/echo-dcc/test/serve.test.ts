@@ -29,7 +29,7 @@ function exitWithin(process: ChildProcess, ms: number): Promise<number | null | 
   });
 }
 
-describe("the example app", { timeout: 60_000 }, () => {
+describe("the example app", { timeout: 180_000 }, () => {
   it("serves the echo DCC over Streamable HTTP to the SDK client, and stops on SIGTERM", async () => {
     const server = spawn(
       process.execPath,
@@ -39,7 +39,7 @@ describe("the example app", { timeout: 60_000 }, () => {
     child = server;
     let stderr = "";
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${stderr}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no URL within 120 s: ${stderr}`)), 120_000);
       server.stderr?.on("data", (chunk: Buffer) => {
         stderr += chunk.toString();
         const found = /echo DCC at (http:\/\/\S+)/.exec(stderr)?.[1];
@@ -81,6 +81,6 @@ describe("the example app", { timeout: 60_000 }, () => {
     client = undefined;
 
     server.kill("SIGTERM");
-    expect(await exitWithin(server, 15_000)).toBe(0);
+    expect(await exitWithin(server, 30_000)).toBe(0);
   });
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   server = await createDccServer({ adapters: [createMayaAdapter(), createEchoAdapter()], port: 0 });
   client = new Client({ name: "two-adapters-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));
-});
+}, 120_000);
 
 afterAll(async () => {
   await client?.close();
@@ -23,14 +23,14 @@ afterAll(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
   return result.structuredContent as Record<string, unknown>;
 }
 
 const names = (found: Record<string, unknown>): string[] =>
   (found["results"] as Array<{ name: string }>).map((record) => record.name);
 
-describe("maya and the echo DCC on one server", { timeout: 60_000 }, () => {
+describe("maya and the echo DCC on one server", { timeout: 120_000 }, () => {
   it("lists four prefixed tools and answers both pairs from their own catalogs and commands", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -91,7 +91,7 @@ describe("maya and the echo DCC on one server", { timeout: 60_000 }, () => {
     await call("maya_execute", { job_id: jobId, job_action: "cancel" });
     // Cancel waits for the script to stop; on a loaded machine it may need another look.
     let status = "";
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 60_000;
     while (status !== "cancelled" && Date.now() < deadline) {
       const polled = await call("maya_execute", { job_id: jobId, job_action: "status" });
       status = (polled["job"] as { status: string }).status;

@@ -50,7 +50,7 @@ afterEach(async () => {
   executor = undefined;
 });
 
-describe("createAdapterExecutor", () => {
+describe("createAdapterExecutor", { timeout: 60_000 }, () => {
   it("runs scripts against the adapter's commands, synchronous and asynchronous", async () => {
     const adapter = counterAdapter();
     executor = createAdapterExecutor(adapter);

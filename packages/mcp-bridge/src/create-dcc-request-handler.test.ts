@@ -33,7 +33,7 @@ async function client(url: string): Promise<Client> {
   return connected;
 }
 
-describe("createDccRequestHandler", () => {
+describe("createDccRequestHandler", { timeout: 60_000 }, () => {
   it("serves adapters from a node:http server the caller owns and routes", async () => {
     const alpha = createTestAdapter("alpha");
     const handler = await createDccRequestHandler({ adapters: [alpha], path: "/mcp" });
@@ -72,7 +72,7 @@ describe("createDccRequestHandler", () => {
   });
 });
 
-describe("createMcpHttpHandler", () => {
+describe("createMcpHttpHandler", { timeout: 60_000 }, () => {
   it("answers every path without a path setting, and checks the bearer token", async () => {
     const test = createTestExecutor("maya");
     cleanups.push(() => test.close());

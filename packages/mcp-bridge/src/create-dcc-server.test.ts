@@ -29,7 +29,7 @@ async function serve(options: CreateDccServerOptions): Promise<Client> {
   return client;
 }
 
-describe("createDccServer with one adapter", () => {
+describe("createDccServer with one adapter", { timeout: 60_000 }, () => {
   it("serves it as dcc_search and dcc_execute, with its texts, after starting it", async () => {
     const alpha = createTestAdapter("alpha");
     const client = await serve({ adapters: [alpha], name: "composed" });
@@ -84,7 +84,7 @@ describe("createDccServer with one adapter", () => {
   });
 });
 
-describe("createDccServer with several adapters", () => {
+describe("createDccServer with several adapters", { timeout: 60_000 }, () => {
   it("gives each its own prefixed pair, catalog, commands, limits and jobs", async () => {
     const alpha = createTestAdapter("alpha");
     const beta = createTestAdapter("beta");
@@ -232,7 +232,7 @@ describe("createDccServer with several adapters", () => {
   });
 });
 
-describe("createDccServer configuration", () => {
+describe("createDccServer configuration", { timeout: 60_000 }, () => {
   it("refuses bad settings before starting any adapter", async () => {
     const alpha = createTestAdapter("alpha");
     const cases: CreateDccServerOptions[] = [
@@ -265,7 +265,7 @@ describe("createDccServer configuration", () => {
   });
 });
 
-describe("createDccServer over stdio", () => {
+describe("createDccServer over stdio", { timeout: 60_000 }, () => {
   it("serves the adapters on the given streams and closes them when stdin ends", async () => {
     const alpha = createTestAdapter("alpha");
     const stdin = new PassThrough();
@@ -289,7 +289,7 @@ describe("createDccServer over stdio", () => {
     stdin.write(`${initializeBody}\n`);
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (lines.length < 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

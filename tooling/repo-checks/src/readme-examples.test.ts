@@ -42,7 +42,7 @@ describe.each(packages)("$name README", ({ name, directory }) => {
     expect(code).toContain(`from "${name}"`);
   });
 
-  it("runs its example as written", { timeout: 90_000 }, async () => {
+  it("runs its example as written", { timeout: 180_000 }, async () => {
     mkdirSync(join(here, ".vitest"), { recursive: true });
     const folder = mkdtempSync(join(here, ".vitest", "readme-"));
     scratch.push(folder);
@@ -51,7 +51,7 @@ describe.each(packages)("$name README", ({ name, directory }) => {
     const { stdout } = await run(
       process.execPath,
       ["--conditions=@dcc/source", "--import", "tsx", file],
-      { cwd: here, timeout: 60_000 },
+      { cwd: here, timeout: 150_000 },
     );
     expect(stdout.trim()).not.toBe("");
   });

@@ -95,12 +95,12 @@ export async function call(
   name: string,
   args: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
   return result.structuredContent as Record<string, unknown>;
 }
 
 /** Polls `predicate` every 5 ms until it is true; false after `ms`. */
-export async function eventually(predicate: () => boolean, ms = 10_000): Promise<boolean> {
+export async function eventually(predicate: () => boolean, ms = 30_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!predicate()) {
     if (Date.now() > deadline) return false;
