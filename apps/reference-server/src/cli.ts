@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The reference server's command line: `pnpm start` at the repository root, or the
 // `dcc-reference-server` bin after a build. Logs go to stderr; over stdio, stdout is MCP's.
+import { dccLabels } from "./adapters/select-adapters.ts";
 import { CliUsageError, parseCliArguments, usage } from "./cli/parse-cli-arguments.ts";
 import { createReferenceServer } from "./server/reference-server.ts";
 
@@ -25,6 +26,7 @@ try {
     host: config.host,
     dataDir: config.dataDir,
     scriptsDir: config.scriptsDir,
+    ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),
   });
 } catch (error) {
@@ -32,14 +34,9 @@ try {
   process.exit(1);
 }
 
-// Start the sandbox workers now, in the background: the first dcc_execute (or the one after a
-// script cancelled while its worker was still starting) then finds one ready instead of waiting
-// for a thread to load QuickJS.
-void server.executor.pool.warmUp();
-
 const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
 process.stderr.write(
-  `dcc reference server (simulated Maya) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
+  `dcc reference server (${dccLabels(config.dcc)}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
 );
 
 let stopping = false;

@@ -1,21 +1,9 @@
 /**
- * `@dcc/reference-server`: the top of the stack. Wires `@dcc/catalog`, `@dcc/executor` and
- * `@dcc/mcp-bridge` into an MCP server for a Maya-style catalog and a simulated scene.
+ * `@dcc/reference-server`: the top of the stack. Serves the adapters it knows (the simulated Maya
+ * scene of `@dcc/maya` by default) over MCP with `@dcc/mcp-bridge`.
  */
 
-export type { DccAdapter } from "./adapter/dcc-adapter.ts";
-export type { MayaAdapter, MayaAdapterOptions } from "./adapter/maya-adapter.ts";
-export { createMayaAdapter } from "./adapter/maya-adapter.ts";
-export type { MayaCatalogOptions } from "./catalog/maya-catalog.ts";
-export { createMayaCatalog } from "./catalog/maya-catalog.ts";
-export type { MayaCommandRecord } from "./catalog/maya-command-record.ts";
-export { mayaCommands } from "./catalog/maya-commands.ts";
-export { MAYA_SYNONYMS } from "./catalog/maya-synonyms.ts";
-export type { SceneCall, SceneCommandSpec } from "./scene/command-spec.ts";
-export type { MayaSceneOptions } from "./scene/maya-scene.ts";
-export { MayaScene } from "./scene/maya-scene.ts";
-export type { SceneErrorCodeValue, SceneErrorOptions } from "./scene/scene-error.ts";
-export { SceneError, SceneErrorCode } from "./scene/scene-error.ts";
-export type { NodeData, SceneState } from "./scene/scene-state.ts";
+export type { UnknownDccErrorOptions } from "./adapters/unknown-dcc-error.ts";
+export { UnknownDccError } from "./adapters/unknown-dcc-error.ts";
 export type { ReferenceServer, ReferenceServerOptions } from "./server/reference-server.ts";
 export { createReferenceServer } from "./server/reference-server.ts";

@@ -78,4 +78,11 @@ describe("CLI over HTTP", { timeout: 60_000 }, () => {
     expect(await remote.exited).toBe(1);
     expect(remote.stderr()).toMatch(/could not start: .*auth\.token/);
   });
+
+  it("exits with a usage error naming the known DCCs for an unknown --dcc", async () => {
+    const cli = spawnCli(["--dcc", "maya,houdini", "--port", "0"]);
+    started.push(cli);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain('Unknown DCC: "houdini" (known: maya)');
+  });
 });

@@ -2,12 +2,22 @@
  * `@dcc/executor`: layer 2 of the toolkit. Host commands (`ToolRegistry`, `ToolDispatcher`), a
  * QuickJS sandbox on a pool of worker threads where scripts call those commands with a
  * synchronous `dispatch(name, args)`, and `DccApiExecutor`, the search + execute pair the MCP
- * bridge exposes. It depends on `@dcc/cancel` and `@dcc/catalog`.
+ * bridge exposes. It also holds `DccAdapter`, the contract every DCC adapter package implements,
+ * and `createAdapterExecutor`, which turns an adapter into an executor. It depends on
+ * `@dcc/cancel` and `@dcc/catalog`.
  */
 export type { CommandContext, CommandDefinition } from "./command-definition.ts";
 export type { CommandErrorOptions } from "./command-error.ts";
 export { CommandError } from "./command-error.ts";
 export { commandErrorCodes } from "./command-error-code.ts";
+export type { AdapterExecutorOptions } from "./create-adapter-executor.ts";
+export { createAdapterExecutor } from "./create-adapter-executor.ts";
+export type {
+  DccAdapter,
+  DccAdapterContext,
+  DccHostStatus,
+  DccToolNames,
+} from "./dcc-adapter.ts";
 export type {
   DccApiExecutorOptions,
   ExecuteCodeOptions,

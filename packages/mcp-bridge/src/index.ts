@@ -1,7 +1,9 @@
 /**
- * `@dcc/mcp-bridge`: layer 3 of the toolkit. Puts `@dcc/executor`'s executors on the official MCP
- * SDK as two tools (`dcc_search`, `dcc_execute`), serves them over Streamable HTTP or stdio, and
- * carries cancellation, progress and async jobs from the protocol down to host commands.
+ * `@dcc/mcp-bridge`: the MCP layer of the toolkit, above the adapters. Puts `@dcc/executor`'s
+ * executors on the official MCP SDK as two tools (`dcc_search`, `dcc_execute`), serves them over
+ * Streamable HTTP or stdio, and carries cancellation, progress and async jobs from the protocol
+ * down to host commands. `createDccServer` composes a whole server from one or several
+ * `DccAdapter`s.
  */
 export type {
   BridgeEnvelope,
@@ -12,6 +14,18 @@ export type {
   BridgeProgress,
   BridgeResult,
 } from "./bridge-executor.ts";
+export type {
+  DccRequestHandler,
+  DccRequestHandlerOptions,
+} from "./create-dcc-request-handler.ts";
+export { createDccRequestHandler } from "./create-dcc-request-handler.ts";
+export type { CreateDccServerOptions, DccServer } from "./create-dcc-server.ts";
+export { createDccServer } from "./create-dcc-server.ts";
+export type {
+  DccAdapterRegistration,
+  DccCompositionOptions,
+} from "./dcc-composition-options.ts";
+export type { DccAdapterStatus, DccServerAdapter } from "./dcc-server-adapter.ts";
 export type {
   DccServerOptions,
   DccServerSetupContext,
@@ -24,6 +38,8 @@ export { JobManager } from "./job-manager.ts";
 export type { JobRecord, JobStore } from "./job-store.ts";
 export type { McpBridgeErrorOptions } from "./mcp-bridge-error.ts";
 export { McpBridgeError, McpBridgeErrorCode } from "./mcp-bridge-error.ts";
+export type { McpHttpHandler, McpHttpHandlerOptions } from "./mcp-http-handler.ts";
+export { createMcpHttpHandler } from "./mcp-http-handler.ts";
 export type { McpHttpServerHandle, McpHttpServerOptions } from "./mcp-http-server.ts";
 export { createMcpHttpServer, McpHttpServer } from "./mcp-http-server.ts";
 export type {

@@ -6,6 +6,8 @@ export const McpBridgeErrorCode = {
   INVALID_CONFIG: "INVALID_CONFIG",
   /** `start()` was called twice, or after `close()`. */
   INVALID_STATE: "INVALID_STATE",
+  /** No adapter of a composed server could start, so there is nothing to serve. */
+  START_FAILED: "START_FAILED",
 } as const;
 
 /** One of the {@link McpBridgeErrorCode} values. */

@@ -1,61 +1,25 @@
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { DccServerOptions } from "./dcc-server-options.ts";
-import {
-  buildMcpServer,
-  type ResolvedRegistration,
-  resolveRegistrations,
-} from "./internal/build-mcp-server.ts";
-import { CancelledStreams } from "./internal/cancelled-streams.ts";
-import { EarlyCancels } from "./internal/early-cancels.ts";
-import {
-  bearerTokenMatches,
-  checkHostAndOrigin,
-  defaultAllowedHosts,
-  isLoopbackHost,
-  readBody,
-  sha256,
-} from "./internal/http-guards.ts";
-import { type HttpSession, HttpSessionTable } from "./internal/http-sessions.ts";
-import {
-  answerSomeRequestsAsJson,
-  answersAsJson,
-  releaseJsonAnswers,
-} from "./internal/json-responses.ts";
-import {
-  cancelIfUndelivered,
-  type RequestId,
-  requestIds,
-  withoutRequests,
-} from "./internal/undeliverable-requests.ts";
-import { JobManager } from "./job-manager.ts";
+import { checkListener } from "./internal/http-config.ts";
+import { defaultAllowedHosts } from "./internal/http-guards.ts";
+import type { JobManager } from "./job-manager.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
+import {
+  createMcpHttpHandler,
+  type McpHttpHandler,
+  type McpHttpHandlerOptions,
+} from "./mcp-http-handler.ts";
 
 /** Options for {@link McpHttpServer} and {@link createMcpHttpServer}. */
-export interface McpHttpServerOptions extends DccServerOptions {
+export interface McpHttpServerOptions extends McpHttpHandlerOptions {
   /** TCP port; 0 picks a free one. Default 8765. */
   port?: number;
   /** Address to bind. Default `127.0.0.1` (loopback only). */
   host?: string;
   /** URL path of the MCP endpoint. Default `/mcp`. */
   path?: string;
-  /** Require `Authorization: Bearer <token>` on every request. */
-  auth?: { token: string };
   /** Host header names accepted (no port). Default: loopback names, plus `host` when it is a name. */
   allowedHosts?: readonly string[];
-  /** Origins accepted besides loopback pages calling a loopback server (e.g. `https://app.example`). */
-  allowedOrigins?: readonly string[];
-  /** Largest request body in bytes; larger ones get 413. Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** A session with no request and no open stream for this long is closed, in ms. Default 30 min. */
-  sessionIdleMs?: number;
-  /** Most sessions at once; more get 503. Default 64. */
-  maxSessions?: number;
-  /** How long `close()` waits for cancelled work to stop, in ms. Default 2000. */
-  shutdownGraceMs?: number;
   /** Allow binding a non-loopback address without `auth`. Default false. */
   allowRemoteWithoutAuth?: boolean;
 }
@@ -70,22 +34,13 @@ export interface McpHttpServerHandle {
 
 /**
  * MCP over Streamable HTTP with stateful sessions (one MCP server per session, so cancellation and
- * progress reach the running call). Loopback by default, Host and Origin checked against DNS
- * rebinding, optional bearer auth, bounded bodies, sessions and jobs.
+ * progress reach the running call): the request handler of {@link createMcpHttpHandler} on a
+ * listener it owns. Loopback by default, Host and Origin checked against DNS rebinding, optional
+ * bearer auth, bounded bodies, sessions, connections and jobs.
  */
 export class McpHttpServer {
-  /** The job manager shared by all sessions. */
-  readonly jobs: JobManager;
   readonly #options: McpHttpServerOptions;
-  readonly #registrations: ResolvedRegistration[];
-  readonly #sessions: HttpSessionTable;
-  readonly #allowedHosts: readonly string[];
-  readonly #allowedOrigins: readonly string[];
-  readonly #tokenDigest: Buffer | undefined;
-  readonly #path: string;
-  readonly #maxBodyBytes: number;
-  readonly #maxSessions: number;
-  readonly #quietTools: ReadonlySet<string>;
+  readonly #handler: McpHttpHandler;
   #http: Server | undefined;
   #url: string | undefined;
   #closing: Promise<void> | undefined;
@@ -93,42 +48,18 @@ export class McpHttpServer {
   /** @throws {@link McpBridgeError} `INVALID_CONFIG` for unsafe or inconsistent options. */
   constructor(options: McpHttpServerOptions) {
     this.#options = options;
+    checkListener(options);
     const host = options.host ?? "127.0.0.1";
-    if (
-      !isLoopbackHost(host) &&
-      options.auth === undefined &&
-      options.allowRemoteWithoutAuth !== true
-    ) {
-      throw new McpBridgeError({
-        code: "INVALID_CONFIG",
-        message: `Binding ${host} exposes the DCC beyond this machine; set auth.token (or allowRemoteWithoutAuth)`,
-      });
-    }
-    if (options.auth !== undefined && options.auth.token.length < 16) {
-      throw new McpBridgeError({
-        code: "INVALID_CONFIG",
-        message: "auth.token must be at least 16 characters",
-      });
-    }
-    this.#registrations = resolveRegistrations(options);
-    this.jobs = new JobManager({
-      ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
-      ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
-      ...(options.maxRunningCalls === undefined
-        ? {}
-        : { maxRunningCalls: options.maxRunningCalls }),
+    this.#handler = createMcpHttpHandler({
+      ...options,
+      path: options.path ?? "/mcp",
+      allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     });
-    this.#sessions = new HttpSessionTable(options.sessionIdleMs ?? 30 * 60_000);
-    this.#allowedHosts = (options.allowedHosts ?? defaultAllowedHosts(host)).map((name) =>
-      name.toLowerCase(),
-    );
-    this.#allowedOrigins = options.allowedOrigins ?? [];
-    this.#tokenDigest = options.auth === undefined ? undefined : sha256(options.auth.token);
-    this.#path = options.path ?? "/mcp";
-    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.#maxSessions = options.maxSessions ?? 64;
-    // Search tools never notify, so their calls can be answered as plain JSON.
-    this.#quietTools = new Set(this.#registrations.map((entry) => entry.searchToolName));
+  }
+
+  /** The job manager shared by all sessions. */
+  get jobs(): JobManager {
+    return this.#handler.jobs;
   }
 
   /** The endpoint URL once started. */
@@ -138,7 +69,7 @@ export class McpHttpServer {
 
   /** Number of open sessions. */
   get sessionCount(): number {
-    return this.#sessions.size;
+    return this.#handler.sessionCount;
   }
 
   /**
@@ -152,16 +83,10 @@ export class McpHttpServer {
         message: "The server was already started",
       });
     }
-    const http = createServer((request, response) => {
-      this.#handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent)
-          sendError(response, 500, -32603, `Internal error: ${String(error)}`);
-        else response.end();
-      });
-    });
+    const http = createServer(this.#handler);
     http.headersTimeout = 30_000;
     http.requestTimeout = 60_000;
-    http.maxConnections = this.#maxSessions * 4 + 16;
+    http.maxConnections = (this.#options.maxSessions ?? 64) * 4 + 16;
     this.#http = http;
     const host = this.#options.host ?? "127.0.0.1";
     await new Promise<void>((resolve, reject) => {
@@ -171,14 +96,13 @@ export class McpHttpServer {
         resolve();
       });
     });
-    this.#sessions.startSweeper();
     const { port } = http.address() as AddressInfo;
     const urlHost = host.includes(":") ? `[${host}]` : host;
-    this.#url = `http://${urlHost}:${port}${this.#path}`;
+    this.#url = `http://${urlHost}:${port}${this.#options.path ?? "/mcp"}`;
     return { url: this.#url, close: () => this.close() };
   }
 
-  /** Graceful shutdown: cancels calls and jobs in flight, closes sessions, stops listening. */
+  /** Graceful shutdown: stops listening, cancels calls and jobs in flight, closes sessions. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       const http = this.#http;
@@ -186,160 +110,15 @@ export class McpHttpServer {
         http === undefined
           ? Promise.resolve()
           : new Promise<void>((resolve) => http.close(() => resolve()));
-      // Cancelling first lets each running call answer "cancelled" before its session goes away.
-      await this.jobs.close(this.#options.shutdownGraceMs ?? 2000);
-      await this.#sessions.closeAll();
+      await this.#handler.close();
       http?.closeAllConnections();
       await stopped;
     })();
     return this.#closing;
-  }
-
-  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = checkHostAndOrigin(request, this.#allowedHosts, this.#allowedOrigins);
-    if (refusal !== undefined) return sendError(response, 403, -32000, refusal);
-    if (this.#tokenDigest !== undefined && !bearerTokenMatches(request, this.#tokenDigest)) {
-      response.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
-      return sendError(response, 401, -32001, "Unauthorized: missing or invalid bearer token");
-    }
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (path !== this.#path) return sendError(response, 404, -32000, `Not found: ${path}`);
-    if (this.#closing !== undefined)
-      return sendError(response, 503, -32000, "Server is shutting down");
-    const method = request.method ?? "GET";
-    if (method !== "POST" && method !== "GET" && method !== "DELETE") {
-      response.setHeader("Allow", "GET, POST, DELETE");
-      return sendError(response, 405, -32000, "Method not allowed.");
-    }
-    const sessionHeader = request.headers["mcp-session-id"];
-    const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
-    let body: unknown;
-    if (method === "POST") {
-      const read = await readBody(request, this.#maxBodyBytes);
-      if (!read.ok) {
-        return read.tooLarge
-          ? sendError(
-              response,
-              413,
-              -32000,
-              `Payload Too Large: request body must not exceed ${this.#maxBodyBytes} bytes`,
-            )
-          : sendError(response, 400, -32000, "Bad Request: the request body could not be read");
-      }
-      try {
-        body = JSON.parse(read.text);
-      } catch {
-        return sendError(response, 400, -32700, "Parse error: Invalid JSON");
-      }
-    }
-    if (sessionId !== undefined) {
-      const session = this.#sessions.get(sessionId);
-      if (session === undefined) return sendError(response, 404, -32001, "Session not found");
-      this.#sessions.track(session, response);
-      if (method === "POST") {
-        const delivered = this.#deliverable(session, body);
-        if (delivered === undefined) {
-          // Every request in it was cancelled before it arrived: nothing runs, nothing is owed.
-          response.statusCode = 202;
-          response.end();
-          return;
-        }
-        body = delivered;
-        const ids = requestIds(body);
-        if (ids.length > 0 && response.destroyed) {
-          // The client left before its requests were handed over: run none of them.
-          body = withoutRequests(body);
-          if (body === undefined) return;
-        } else {
-          // Checked and watched synchronously before handleRequest, which hands the requests to
-          // the server within the same tick: a close cannot fall between the two.
-          cancelIfUndelivered(response, ids, (gone) => this.#cancelUndelivered(session, gone));
-          // A JSON answer is a single body the SDK ends only with its answers; leave it be.
-          if (!answersAsJson(body, this.#quietTools)) session.cancelledStreams.watch(response, ids);
-        }
-      }
-      await session.transport.handleRequest(request, response, body);
-      // Notifications are delivered before handleRequest returns, so a cancel has taken effect.
-      if (method === "POST") session.cancelledStreams.endCancelled(session.transport, body);
-      return;
-    }
-    if (method !== "POST" || !isInitializeRequest(body)) {
-      return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
-    }
-    if (this.#sessions.size >= this.#maxSessions) {
-      return sendError(response, 503, -32000, "Too many sessions; close one or try again later");
-    }
-    await this.#startSession(request, response, body);
-  }
-
-  /** The POST body without requests the client cancelled before they arrived; undefined if none is left. */
-  #deliverable(session: HttpSession, body: unknown): unknown {
-    const batch = Array.isArray(body);
-    const messages: unknown[] = batch ? body : [body];
-    const kept = session.earlyCancels.filter(messages);
-    if (kept.length === messages.length) return body;
-    if (kept.length === 0) return undefined;
-    return batch ? kept : kept[0];
-  }
-
-  /**
-   * Cancels requests whose response stream closed before their results were written. With no
-   * event store the results could never be delivered, so they are cancelled as if the client had
-   * sent notifications/cancelled (which aborts exactly those requests' signals, and no others).
-   */
-  #cancelUndelivered(session: HttpSession, ids: readonly RequestId[]): void {
-    if (this.#sessions.get(session.id) !== session) return; // closing it aborted everything
-    for (const requestId of ids) {
-      session.transport.onmessage?.({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId, reason: "The connection closed before the result was sent" },
-      });
-    }
-    releaseJsonAnswers(session.transport, ids);
-  }
-
-  async #startSession(
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: unknown,
-  ): Promise<void> {
-    const server = buildMcpServer(this.#options, this.#registrations, this.jobs);
-    let session: HttpSession | undefined;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          server,
-          transport,
-          lastActivity: Date.now(),
-          openResponses: 0,
-          earlyCancels: new EarlyCancels(),
-          cancelledStreams: new CancelledStreams(),
-        };
-        this.#sessions.add(session);
-        this.#sessions.track(session, response);
-      },
-      onsessionclosed: (id) => void this.#sessions.drop(id),
-    });
-    answerSomeRequestsAsJson(transport, (body) => answersAsJson(body, this.#quietTools));
-    transport.onclose = () => {
-      if (session !== undefined) void this.#sessions.drop(session.id);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
-    if (session === undefined) await server.close().catch(() => {});
   }
 }
 
 /** Creates an {@link McpHttpServer}; call `start()` on it to listen. */
 export function createMcpHttpServer(options: McpHttpServerOptions): McpHttpServer {
   return new McpHttpServer(options);
-}
-
-function sendError(response: ServerResponse, status: number, code: number, message: string): void {
-  response.statusCode = status;
-  response.setHeader("Content-Type", "application/json");
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

@@ -7,7 +7,8 @@
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import vm from "node:vm";
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
-import { createMayaAdapter, createReferenceServer } from "@dcc/reference-server";
+import { createMayaAdapter } from "@dcc/maya";
+import { createReferenceServer } from "@dcc/reference-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 

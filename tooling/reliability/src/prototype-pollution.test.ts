@@ -1,7 +1,7 @@
 // Prototype pollution through host commands, checked in-process so a regression cannot wedge the
 // HTTP stack the battery runs on (the battery makes the same attempts over MCP).
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
-import { createMayaAdapter } from "@dcc/reference-server";
+import { createMayaAdapter } from "@dcc/maya";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 const snapshot = (): Record<string, string[]> => ({

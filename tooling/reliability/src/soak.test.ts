@@ -1,5 +1,5 @@
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
-import { createMayaAdapter } from "@dcc/reference-server";
+import { createMayaAdapter } from "@dcc/maya";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { faultCommands, newFaultState } from "./__fixtures__/fault-commands.ts";
 import { waitUntil } from "./__fixtures__/reliability-server.ts";

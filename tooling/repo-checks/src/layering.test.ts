@@ -33,7 +33,9 @@ describe("layering", () => {
       "@dcc/blender",
       "@dcc/cancel",
       "@dcc/catalog",
+      "@dcc/example-echo",
       "@dcc/executor",
+      "@dcc/maya",
       "@dcc/mcp-bridge",
       "@dcc/reference-server",
     ]);
@@ -47,7 +49,19 @@ describe("layering", () => {
       'import { registerDccApiExecutor } from "@dcc/mcp-bridge";\nexport const x = registerDccApiExecutor;\n',
     );
     expect(findLayeringViolations(copy)).toEqual([
-      "@dcc/cancel (layer 0) depends on @dcc/mcp-bridge (layer 3) in packages/cancel/src/upward.ts",
+      "@dcc/cancel (layer 0) depends on @dcc/mcp-bridge (layer 5) in packages/cancel/src/upward.ts",
+    ]);
+  });
+
+  it("fails when an adapter package reaches MCP code, or another adapter", () => {
+    const copy = copyWorkspace();
+    writeFileSync(
+      join(copy, "packages/maya/src/serve.ts"),
+      'import { createDccServer } from "@dcc/mcp-bridge";\nexport const serve = createDccServer;\nexport const b = () => import("@dcc/blender");\n',
+    );
+    expect(findLayeringViolations(copy)).toEqual([
+      "@dcc/maya (layer 4) depends on @dcc/mcp-bridge (layer 5) in packages/maya/src/serve.ts",
+      "@dcc/maya (layer 4) depends on @dcc/blender (layer 4) in packages/maya/src/serve.ts",
     ]);
   });
 

@@ -2,17 +2,21 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /**
- * The layer of each `@dcc` package; a package may depend only on strictly lower layers. DCC
- * adapters (`@dcc/blender`) share layer 3 with `@dcc/mcp-bridge`, so neither depends on the other:
- * an adapter stays usable without any MCP code.
+ * The layer of each `@dcc` package; a package may depend only on strictly lower layers. Adapter
+ * packages (`@dcc/maya`, and `@dcc/blender` over `@dcc/link`) sit above the executor and below
+ * the MCP bridge, so an adapter never reaches MCP code. `@dcc/link` and `@dcc/blender` are
+ * listed ahead of their packages.
  */
 export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/cancel": 0,
   "@dcc/catalog": 1,
   "@dcc/executor": 2,
-  "@dcc/blender": 3,
-  "@dcc/mcp-bridge": 3,
-  "@dcc/reference-server": 4,
+  "@dcc/link": 3,
+  "@dcc/maya": 4,
+  "@dcc/blender": 4,
+  "@dcc/mcp-bridge": 5,
+  "@dcc/reference-server": 6,
+  "@dcc/example-echo": 6,
 };
 
 /** A workspace package as read from disk. */
@@ -22,10 +26,10 @@ export interface WorkspacePackage {
   manifest: Record<string, unknown>;
 }
 
-/** Reads every package under `packages/` and `apps/` of a repository root. */
+/** Reads every package under `packages/`, `apps/` and `examples/` of a repository root. */
 export function readWorkspacePackages(root: string): WorkspacePackage[] {
   const found: WorkspacePackage[] = [];
-  for (const group of ["packages", "apps"]) {
+  for (const group of ["packages", "apps", "examples"]) {
     let entries: string[];
     try {
       entries = readdirSync(join(root, group));

@@ -67,4 +67,17 @@ describe("parseCliArguments", () => {
       /Invalid port: 70000/,
     );
   });
+
+  it("reads the DCCs from --dcc before DCC_MCP_DCC, and names the known ones for a bad list", () => {
+    expect(parseCliArguments([], {}, "/w").dcc).toBeUndefined();
+    expect(parseCliArguments([], { DCC_MCP_DCC: " maya " }, "/w").dcc).toEqual(["maya"]);
+    expect(parseCliArguments(["--dcc", "maya"], { DCC_MCP_DCC: "nope" }, "/w").dcc).toEqual([
+      "maya",
+    ]);
+    expect(() => parseCliArguments(["--dcc", "maya,blender"], {}, "/w")).toThrow(
+      new CliUsageError('Unknown DCC: "blender" (known: maya)'),
+    );
+    expect(() => parseCliArguments(["--dcc", "maya,maya"], {}, "/w")).toThrow(/named twice/);
+    expect(() => parseCliArguments(["--dcc", ","], {}, "/w")).toThrow(/at least one DCC/);
+  });
 });

@@ -1,6 +1,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { knownAdapters } from "../adapters/known-adapters.ts";
+import { checkDccNames } from "../adapters/select-adapters.ts";
 
 /** What the command line asked for. */
 export interface CliConfig {
@@ -8,6 +10,8 @@ export interface CliConfig {
   port: number;
   host: string;
   token: string | undefined;
+  /** The DCCs named by `--dcc` or `DCC_MCP_DCC`; undefined for the default (maya). */
+  dcc: string[] | undefined;
   dataDir: string;
   scriptsDir: string;
   help: boolean;
@@ -16,9 +20,11 @@ export interface CliConfig {
 /** Usage text for `--help`. */
 export const usage: string = `Usage: dcc-reference-server [options]
 
-Serves a simulated Maya scene over MCP (tools dcc_search and dcc_execute).
+Serves DCCs over MCP: by default a simulated Maya scene (tools dcc_search and dcc_execute).
 
 Options:
+  --dcc <names>     DCCs to serve, comma-separated (env DCC_MCP_DCC; default maya; known:
+                    ${Object.keys(knownAdapters).sort().join(", ")}); several get a <name>_search and <name>_execute pair each
   --port <n>        HTTP port (env DCC_MCP_PORT; default 8765; 0 picks a free one)
   --host <address>  HTTP address to bind (env DCC_MCP_HOST; default 127.0.0.1)
   --stdio           Serve MCP over stdin/stdout instead of HTTP
@@ -37,9 +43,10 @@ export class CliUsageError extends Error {
 }
 
 /**
- * Reads the CLI flags, falling back to the environment (`DCC_MCP_PORT`, `DCC_MCP_HOST`,
- * `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`) and then to the defaults.
- * @throws {CliUsageError} for unknown flags or a bad port.
+ * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
+ * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`) and then to the
+ * defaults.
+ * @throws {CliUsageError} for unknown flags, a bad port, or an unknown or repeated DCC name.
  */
 export function parseCliArguments(
   argv: readonly string[],
@@ -51,6 +58,7 @@ export function parseCliArguments(
     values = parseArgs({
       args: [...argv],
       options: {
+        dcc: { type: "string" },
         port: { type: "string" },
         host: { type: "string" },
         stdio: { type: "boolean" },
@@ -70,6 +78,20 @@ export function parseCliArguments(
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new CliUsageError(`Invalid port: ${portText} (expected 0-65535)`);
   }
+  const dccText = (values["dcc"] as string | undefined) ?? env["DCC_MCP_DCC"];
+  let dcc: string[] | undefined;
+  if (dccText !== undefined) {
+    try {
+      dcc = checkDccNames(
+        dccText
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== ""),
+      );
+    } catch (error) {
+      throw new CliUsageError((error as Error).message);
+    }
+  }
   // Not the working directory: clients such as Claude Desktop may start the server in "/".
   const dataDir =
     (values["data-dir"] as string | undefined) ??
@@ -84,6 +106,7 @@ export function parseCliArguments(
     port,
     host: (values["host"] as string | undefined) ?? env["DCC_MCP_HOST"] ?? "127.0.0.1",
     token: (values["token"] as string | undefined) ?? env["DCC_MCP_TOKEN"],
+    dcc,
     dataDir: resolve(cwd, dataDir),
     scriptsDir: resolve(cwd, scriptsDir),
     help: values["help"] === true,

@@ -1,14 +1,7 @@
 import type { Readable, Writable } from "node:stream";
-import { DccApiExecutor, type ExecutorLimits, ToolDispatcher, ToolRegistry } from "@dcc/executor";
-import {
-  createMcpHttpServer,
-  JobManager,
-  type McpHttpServer,
-  registerDccApiExecutor,
-  runStdioServer,
-} from "@dcc/mcp-bridge";
-import type { DccAdapter } from "../adapter/dcc-adapter.ts";
-import { createMayaAdapter } from "../adapter/maya-adapter.ts";
+import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
+import { createDccServer, type DccAdapterRegistration, type DccServer } from "@dcc/mcp-bridge";
+import { selectAdapters } from "../adapters/select-adapters.ts";
 
 /** Options for {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -20,6 +13,13 @@ export interface ReferenceServerOptions {
   host?: string;
   /** Require `Authorization: Bearer <token>` over HTTP (at least 16 characters). */
   token?: string;
+  /**
+   * Names of the DCCs to serve, from the app's registry (`maya`). Default `["maya"]`, the
+   * simulated Maya scene. With several, each gets its own `<name>_search` and `<name>_execute`.
+   */
+  dcc?: readonly string[];
+  /** Adapters to serve instead of `dcc`, e.g. one with extra commands. */
+  adapters?: ReadonlyArray<DccAdapter | DccAdapterRegistration>;
   /** Folder for scene files (`file` rename/save/open). Scene files are disabled without it. */
   dataDir?: string;
   /**
@@ -27,8 +27,6 @@ export interface ReferenceServerOptions {
    * stored there and can be called again with `file_path` + `params`. Disabled without it.
    */
   scriptsDir?: string;
-  /** The DCC behind the server; the simulated Maya scene by default. */
-  adapter?: DccAdapter;
   /** Overrides of the executor's sandbox limits. */
   limits?: Partial<ExecutorLimits>;
   /** stdio only: where requests come from. Default `process.stdin`. */
@@ -38,103 +36,23 @@ export interface ReferenceServerOptions {
 }
 
 /** A running reference server. */
-export interface ReferenceServer {
-  /** The MCP endpoint over HTTP (`http://127.0.0.1:8765/mcp`); `undefined` over stdio. */
-  readonly url: string | undefined;
-  /** The adapter whose commands scripts dispatch to. */
-  readonly adapter: DccAdapter;
-  /** The executor behind `dcc_search` and `dcc_execute`. */
-  readonly executor: DccApiExecutor;
-  /** Graceful shutdown: cancels work in flight, closes sessions and the sandbox pool. Idempotent. */
-  close(): Promise<void>;
-  /** Settles once the server has closed (by `close()`, or over stdio when stdin ends). */
-  readonly closed: Promise<void>;
-}
+export type ReferenceServer = DccServer;
 
 const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 
 /**
- * Builds and starts the reference MCP server: the adapter's commands on a `ToolRegistry`, a
- * `DccApiExecutor` over them and the adapter's catalog, exposed as `dcc_search` and
- * `dcc_execute` over Streamable HTTP or stdio. The CLI and the tests share it.
+ * Starts the reference MCP server: the named DCCs of the app's registry (the simulated Maya scene
+ * by default), or the given adapters, served by `createDccServer` from `@dcc/mcp-bridge` over
+ * Streamable HTTP or stdio. The CLI and the tests share it.
+ * @throws `UnknownDccError` for an unknown or repeated DCC name; whatever `createDccServer` throws.
  */
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
-  const adapter =
-    options.adapter ??
-    createMayaAdapter(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
-  const registry = new ToolRegistry().registerAll(adapter.commands());
-  const executor = new DccApiExecutor(adapter.dccName, {
-    catalog: adapter.catalog(),
-    dispatcher: new ToolDispatcher(registry),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.scriptsDir === undefined ? {} : { scripts: options.scriptsDir }),
-  });
-  // Build the catalog's search index before the server takes requests: the first dcc_search would
-  // otherwise build it on its own request path (50-170 ms for the Maya catalog on 2 cores).
-  executor.search("");
-  const executeDescription = adapter.executeDescription;
-  const common = {
+  const { dcc, adapters, dataDir, ...rest } = options;
+  return createDccServer({
     ...serverInfo,
-    ...(adapter.instructions === undefined ? {} : { instructions: adapter.instructions }),
-  };
-  let markClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => (markClosed = resolve));
-  let stopTransport: () => Promise<void>;
-  let url: string | undefined;
-  try {
-    if (options.transport === "stdio") {
-      const jobs = new JobManager();
-      const handle = await runStdioServer({
-        ...common,
-        ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
-        ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
-        setup: (server) => {
-          registerDccApiExecutor(server, executor, {
-            jobs,
-            ...(executeDescription === undefined ? {} : { executeDescription }),
-          });
-        },
-      });
-      stopTransport = async () => {
-        await handle.close();
-        await jobs.close();
-      };
-      void handle.closed.then(() => close());
-    } else {
-      const http: McpHttpServer = createMcpHttpServer({
-        ...common,
-        port: options.port ?? 8765,
-        host: options.host ?? "127.0.0.1",
-        ...(options.token === undefined ? {} : { auth: { token: options.token } }),
-        setup: (server) => {
-          registerDccApiExecutor(server, executor, {
-            jobs: http.jobs,
-            ...(executeDescription === undefined ? {} : { executeDescription }),
-          });
-        },
-      });
-      const handle = await http.start();
-      url = handle.url;
-      stopTransport = () => handle.close();
-    }
-  } catch (error) {
-    await executor.close();
-    throw error;
-  }
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      try {
-        await stopTransport();
-      } finally {
-        await executor.close();
-        await adapter.close?.();
-        markClosed();
-      }
-    })();
-    return closing;
-  };
-  return { url, adapter, executor, close, closed };
+    ...rest,
+    adapters: adapters ?? selectAdapters(dcc, dataDir === undefined ? {} : { dataDir: dataDir }),
+  });
 }

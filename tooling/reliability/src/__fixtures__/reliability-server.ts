@@ -2,12 +2,8 @@
 // fault commands) over Streamable HTTP on loopback, and real SDK clients connected to it.
 
 import type { ExecutorLimits } from "@dcc/executor";
-import {
-  createMayaAdapter,
-  createReferenceServer,
-  type MayaAdapter,
-  type ReferenceServer,
-} from "@dcc/reference-server";
+import { createMayaAdapter, type MayaAdapter } from "@dcc/maya";
+import { createReferenceServer, type ReferenceServer } from "@dcc/reference-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type FaultState, faultCommands, newFaultState, releaseHangs } from "./fault-commands.ts";
@@ -38,11 +34,13 @@ export async function startReliabilityServer(
   const faults = newFaultState();
   const server = await createReferenceServer({
     port: 0,
-    adapter: {
-      dccName: maya.dccName,
-      commands: () => [...maya.commands(), ...faultCommands(faults)],
-      catalog: () => maya.catalog(),
-    },
+    adapters: [
+      {
+        dccName: maya.dccName,
+        commands: () => [...maya.commands(), ...faultCommands(faults)],
+        catalog: () => maya.catalog(),
+      },
+    ],
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   const clients: Client[] = [];

@@ -1,0 +1,74 @@
+import type { DccApiCatalog } from "@dcc/catalog";
+import type { CommandDefinition } from "./command-definition.ts";
+
+/**
+ * The names a server gives one adapter's pair of tools: `dcc_search`/`dcc_execute` when it
+ * serves one adapter, `<name>_search`/`<name>_execute` when it serves several. Adapter texts
+ * that name the tools take them from here, so they stay right under any prefix.
+ */
+export interface DccToolNames {
+  /** The search tool, e.g. `"dcc_search"` or `"maya_search"`. */
+  readonly search: string;
+  /** The execute tool, e.g. `"dcc_execute"` or `"maya_execute"`. */
+  readonly execute: string;
+}
+
+/**
+ * What an adapter reports about its host (the DCC process, socket or simulation behind it).
+ * `unavailable` means calls cannot reach it now (it exited, its connection dropped, it is
+ * restarting); `ready` means it is back.
+ */
+export type DccHostStatus =
+  | { readonly state: "ready" }
+  | {
+      readonly state: "unavailable";
+      /** Why, in words an agent can act on, e.g. `"Blender exited (code 1); restarting"`. */
+      readonly reason: string;
+    };
+
+/** What {@link DccAdapter.start} receives from the server that runs the adapter. */
+export interface DccAdapterContext {
+  /**
+   * Aborts when the server stops waiting for `start` (its start timeout, or shutdown): a start
+   * that launches or connects should give up and release what it took.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Tells the server the host's state changed, at any time after `start` was called. While the
+   * host is unavailable the server refuses new scripts for this adapter (`HOST_UNAVAILABLE`) and
+   * stops the ones running; search keeps working. Reporting `ready` resumes it.
+   */
+  reportHost(status: DccHostStatus): void;
+}
+
+/**
+ * The seam between a server and one DCC. An adapter supplies the host commands scripts
+ * `dispatch` to and the catalog search looks in, plus the texts that teach an agent the DCC's
+ * conventions; it owns its host's lifecycle (launch or connect in `start`, release in `close`)
+ * and reports when the host goes away or comes back. The simulated Maya scene of `@dcc/maya` is
+ * one adapter; a real DCC behind a socket is another. Adapters need no MCP code: the server in
+ * `@dcc/mcp-bridge` (or {@link createAdapterExecutor} alone) drives them.
+ *
+ * Order: `start` (if any) settles first; `commands()` and `catalog()` are read once after it, so
+ * an adapter may discover them from its host; `close` is called once at shutdown, also after a
+ * `start` that failed.
+ */
+export interface DccAdapter {
+  /** DCC identifier: the tool prefix when a server hosts several, and the name in messages. */
+  readonly dccName: string;
+  /**
+   * Launches or connects to the host. A rejection marks this adapter as failed (its tools
+   * answer `HOST_UNAVAILABLE` with the reason) without affecting other adapters.
+   */
+  start?(context: DccAdapterContext): Promise<void>;
+  /** Host commands for a `ToolRegistry`: every command a script may dispatch. */
+  commands(): readonly CommandDefinition[];
+  /** What search looks in. */
+  catalog(): DccApiCatalog;
+  /** Server instructions sent to clients in `initialize` (what the DCC offers, conventions). */
+  instructions?(tools: DccToolNames): string;
+  /** Replaces the execute tool's description, e.g. to state the DCC's argument convention. */
+  executeDescription?(tools: DccToolNames): string;
+  /** Releases the host: stops a launched process, closes sockets and files. */
+  close?(): Promise<void>;
+}
