@@ -61,7 +61,9 @@ describe("the example app", { timeout: 180_000 }, () => {
       name: "dcc_search",
       arguments: { query: "add a line of text" },
     });
-    expect((found.structuredContent as { results: Array<{ name: string }> }).results[0]).toMatchObject({
+    expect(
+      (found.structuredContent as { results: Array<{ name: string }> }).results[0],
+    ).toMatchObject({
       name: "say",
       signature: "say(flags: { text: string }): number",
       description: "Add a line of text to the echo log; returns how many lines it holds",

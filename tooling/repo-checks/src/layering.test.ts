@@ -77,14 +77,14 @@ describe("layering", () => {
     );
   });
 
-  it("keeps a DCC adapter and @dcc/mcp-bridge apart (same layer)", () => {
+  it("keeps the Blender adapter off MCP code", () => {
     const copy = copyWorkspace();
     writeFileSync(
       join(copy, "packages/blender/src/mcp.ts"),
       'export { registerDccApiExecutor } from "@dcc/mcp-bridge";\n',
     );
     expect(findLayeringViolations(copy)).toEqual([
-      "@dcc/blender (layer 3) depends on @dcc/mcp-bridge (layer 3) in packages/blender/src/mcp.ts",
+      "@dcc/blender (layer 4) depends on @dcc/mcp-bridge (layer 5) in packages/blender/src/mcp.ts",
     ]);
   });
 
