@@ -34,6 +34,7 @@ describe("layering", () => {
       "@dcc/cancel",
       "@dcc/catalog",
       "@dcc/executor",
+      "@dcc/link",
       "@dcc/mcp-bridge",
       "@dcc/reference-server",
     ]);
@@ -71,6 +72,17 @@ describe("layering", () => {
     );
     expect(findLayeringViolations(copy)).toEqual([
       "@dcc/blender (layer 3) depends on @dcc/mcp-bridge (layer 3) in packages/blender/src/mcp.ts",
+    ]);
+  });
+
+  it("fails when @dcc/link imports @dcc/executor, which sits above it", () => {
+    const copy = copyWorkspace();
+    writeFileSync(
+      join(copy, "packages/link/src/upward.ts"),
+      'import { ToolDispatcher } from "@dcc/executor";\nexport const x = ToolDispatcher;\n',
+    );
+    expect(findLayeringViolations(copy)).toEqual([
+      "@dcc/link (layer 1) depends on @dcc/executor (layer 2) in packages/link/src/upward.ts",
     ]);
   });
 

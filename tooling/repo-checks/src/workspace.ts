@@ -9,6 +9,8 @@ import { join, relative } from "node:path";
 export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/cancel": 0,
   "@dcc/catalog": 1,
+  // Beside the catalog: it needs only @dcc/cancel. DCC adapters sit above it and the executor.
+  "@dcc/link": 1,
   "@dcc/executor": 2,
   "@dcc/blender": 3,
   "@dcc/mcp-bridge": 3,
