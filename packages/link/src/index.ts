@@ -5,4 +5,24 @@
  * `python/dcc_link` (see {@link linkPythonPath}).
  */
 
+export type { CallCompletion } from "./call-completion.ts";
+export { LinkClient } from "./link-client.ts";
+export type {
+  AbandonedCall,
+  LinkCallOptions,
+  LinkClientOptions,
+  LinkDisconnect,
+  LinkHeartbeatOptions,
+  LinkReconnectOptions,
+  LinkState,
+} from "./link-client-options.ts";
+export type { LinkEndpoint } from "./link-endpoint.ts";
+export { assertLoopbackEndpoint, isLoopbackAddress } from "./link-endpoint.ts";
+export type { LinkErrorOptions } from "./link-error.ts";
+export { LinkError } from "./link-error.ts";
+export type { LinkErrorCode } from "./link-error-code.ts";
+export { linkErrorCodes } from "./link-error-code.ts";
+export type { HostLoop, LinkWelcome } from "./link-welcome.ts";
 export { linkPythonPath } from "./python-path.ts";
+export type { RemoteCallErrorOptions } from "./remote-call-error.ts";
+export { RemoteCallError } from "./remote-call-error.ts";
