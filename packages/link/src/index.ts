@@ -6,6 +6,12 @@
  */
 
 export type { CallCompletion } from "./call-completion.ts";
+export type { DccLaunchErrorOptions } from "./dcc-launch-error.ts";
+export { DccLaunchError } from "./dcc-launch-error.ts";
+export { DccProcess } from "./dcc-process.ts";
+export type { DccProcessOptions, DccProcessState } from "./dcc-process-options.ts";
+export type { ForcefulCallOptions } from "./forceful-call.ts";
+export { forcefulCall } from "./forceful-call.ts";
 export { LinkClient } from "./link-client.ts";
 export type {
   AbandonedCall,
