@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { python, pythonArgs } from "./__fixtures__/python.ts";
 import { linkPythonPath } from "./python-path.ts";
 
 interface PythonTestRecord {
@@ -13,7 +14,7 @@ interface PythonTestRecord {
 // collected; each becomes a vitest test, so they are counted with the rest.
 const report = fileURLToPath(new URL("../python/tests/report.py", import.meta.url));
 const records = JSON.parse(
-  execFileSync("python3", [report], {
+  execFileSync(python, [...pythonArgs, report], {
     encoding: "utf8",
     timeout: 60_000,
     env: { ...process.env, PYTHONPATH: linkPythonPath(), PYTHONDONTWRITEBYTECODE: "1" },

@@ -7,11 +7,14 @@ export const testHostScript = fileURLToPath(new URL("./test_host.py", import.met
 
 /**
  * The real interpreter behind `python3` (a version manager's shim can cost seconds per start
- * on a loaded machine), run with `-S`: the link's Python side needs nothing from site-packages.
+ * on a loaded machine), or `DCC_LINK_TEST_PYTHON` (to run the suite on another version), run
+ * with `-S`: the link's Python side needs nothing from site-packages.
  */
-export const python: string = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], {
-  encoding: "utf8",
-}).trim();
+export const python: string = execFileSync(
+  process.env["DCC_LINK_TEST_PYTHON"] ?? "python3",
+  ["-c", "import sys; print(sys.executable)"],
+  { encoding: "utf8" },
+).trim();
 
 /** Interpreter flags for every test host. */
 export const pythonArgs: readonly string[] = ["-S"];
