@@ -19,6 +19,9 @@ export interface DccProcessOptions {
   baseDir?: string | undefined;
   /** Bound on spawn-to-ready-line. Default 60000 ms (a loaded machine starts Blender in 5 s). */
   readyTimeoutMs?: number | undefined;
+  /** Run the host as the leader of its own process group and end the whole group: for a
+   * wrapper such as `xvfb-run`, whose X server would outlive it otherwise. Default false. */
+  processGroup?: boolean | undefined;
   /** How long the host may take to exit after SIGTERM before SIGKILL. Default 5000 ms. */
   terminateGraceMs?: number | undefined;
   /** Frame limit for both sides, in bytes. Default 16 MiB. */

@@ -124,3 +124,26 @@ describe("launch failures", () => {
 it("finds the test host script", () => {
   expect(existsSync(testHostScript)).toBe(true);
 });
+
+describe("processGroup", () => {
+  it("ends a wrapper's other children with the host (as xvfb-run's X server)", async () => {
+    let output = "";
+    // The wrapper starts a side process that neither reads the watchdog nor exits by itself,
+    // then runs the host as its own child.
+    const script = `sleep 600 & echo "SIDE $!"; "${python}" -S "${testHostScript}" blocking; wait`;
+    const host = await startTestHost({
+      command: "sh",
+      args: ["-c", script],
+      processGroup: true,
+      terminateGraceMs: 1000,
+      onOutput: (text) => {
+        output += text;
+      },
+    });
+    await expect(host.call("echo", { via: "sh" })).resolves.toEqual({ via: "sh" });
+    const side = Number(/SIDE (\d+)/.exec(output)?.[1]);
+    expect(processAlive(side)).toBe(true);
+    await host.close();
+    expect(processAlive(side)).toBe(false);
+  });
+});

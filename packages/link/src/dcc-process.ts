@@ -1,5 +1,6 @@
-import { type TerminateProcessResult, terminateProcess } from "@dcc/cancel";
+import type { TerminateProcessResult } from "@dcc/cancel";
 import type { DccProcessOptions, DccProcessState } from "./dcc-process-options.ts";
+import { endHost } from "./internal/end-host.ts";
 import { type HostInstance, launchHost } from "./internal/launch-host.ts";
 import type { LinkClient } from "./link-client.ts";
 import type { LinkCallOptions } from "./link-client-options.ts";
@@ -96,7 +97,8 @@ export class DccProcess {
     if (instance === undefined) return Promise.resolve(undefined);
     this.#stopping ??= (async () => {
       const graceMs = this.#options.terminateGraceMs ?? 5000;
-      const result = await terminateProcess(instance.child, { graceMs });
+      const group = this.#options.processGroup === true;
+      const result = await endHost(instance.child, { graceMs, group });
       await instance.gone;
       return result;
     })().finally(() => {

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import { delimiter } from "node:path";
-import { terminateProcess } from "@dcc/cancel";
 import { DccLaunchError } from "../dcc-launch-error.ts";
 import type { DccProcessOptions } from "../dcc-process-options.ts";
 import { LinkClient } from "../link-client.ts";
 import { assertLoopbackEndpoint, type LinkEndpoint } from "../link-endpoint.ts";
 import { linkPythonPath } from "../python-path.ts";
+import { endHost } from "./end-host.ts";
 import { ProcessOutput } from "./process-output.ts";
 import {
   createLaunchToken,
@@ -95,6 +95,7 @@ export async function launchHost(options: DccProcessOptions): Promise<HostInstan
       env: hostEnvironment(options, session, token),
       // fd 3 is the watchdog: we hold the other end and never write; our death closes it.
       stdio: ["ignore", "pipe", "pipe", "pipe"],
+      detached: options.processGroup === true,
     });
   } catch (error) {
     await removeSessionFolder(session);
@@ -125,8 +126,10 @@ export async function launchHost(options: DccProcessOptions): Promise<HostInstan
     message: string,
     cause?: unknown,
   ): Promise<never> => {
-    if (child.pid !== undefined)
-      await terminateProcess(child, { graceMs: options.terminateGraceMs ?? 5000 });
+    if (child.pid !== undefined) {
+      const group = options.processGroup === true;
+      await endHost(child, { graceMs: options.terminateGraceMs ?? 5000, group });
+    }
     await gone;
     throw new DccLaunchError({
       code,
