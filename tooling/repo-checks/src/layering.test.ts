@@ -35,6 +35,7 @@ describe("layering", () => {
       "@dcc/catalog",
       "@dcc/example-echo",
       "@dcc/executor",
+      "@dcc/link",
       "@dcc/maya",
       "@dcc/mcp-bridge",
       "@dcc/reference-server",
@@ -85,6 +86,17 @@ describe("layering", () => {
     );
     expect(findLayeringViolations(copy)).toEqual([
       "@dcc/blender (layer 4) depends on @dcc/mcp-bridge (layer 5) in packages/blender/src/mcp.ts",
+    ]);
+  });
+
+  it("fails when @dcc/link imports @dcc/executor, which sits above it", () => {
+    const copy = copyWorkspace();
+    writeFileSync(
+      join(copy, "packages/link/src/upward.ts"),
+      'import { ToolDispatcher } from "@dcc/executor";\nexport const x = ToolDispatcher;\n',
+    );
+    expect(findLayeringViolations(copy)).toEqual([
+      "@dcc/link (layer 1) depends on @dcc/executor (layer 2) in packages/link/src/upward.ts",
     ]);
   });
 

@@ -4,14 +4,14 @@ import { join, relative } from "node:path";
 /**
  * The layer of each `@dcc` package; a package may depend only on strictly lower layers. Adapter
  * packages (`@dcc/maya`, and `@dcc/blender` over `@dcc/link`) sit above the executor and below
- * the MCP bridge, so an adapter never reaches MCP code. `@dcc/link` and `@dcc/blender` are
- * listed ahead of their packages.
+ * the MCP bridge, so an adapter never reaches MCP code.
  */
 export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/cancel": 0,
   "@dcc/catalog": 1,
+  // Beside the catalog: it needs only @dcc/cancel. DCC adapters sit above it and the executor.
+  "@dcc/link": 1,
   "@dcc/executor": 2,
-  "@dcc/link": 3,
   "@dcc/maya": 4,
   "@dcc/blender": 4,
   "@dcc/mcp-bridge": 5,

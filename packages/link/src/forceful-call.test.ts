@@ -1,0 +1,126 @@
+import { existsSync } from "node:fs";
+import { CancellationManager, ManualCancellationToken, StageCancelledError } from "@dcc/cancel";
+import { afterEach, describe, expect, it } from "vitest";
+import { closeTestHosts, startTestHost } from "./__fixtures__/hosts.ts";
+import { processAlive, waitUntil } from "./__fixtures__/wait.ts";
+import { forcefulCall } from "./forceful-call.ts";
+import { LinkError } from "./link-error.ts";
+
+afterEach(closeTestHosts);
+
+describe.each(["blocking", "pump"] as const)("forcefulCall (%s host)", (loop) => {
+  it("ends a host still running the call after deadline + grace, and cleans up", async () => {
+    const host = await startTestHost({ loop, terminateGraceMs: 500 });
+    const pid = host.pid as number;
+    const sessionDir = host.sessionDir as string;
+    const error = await forcefulCall(host, {
+      method: "sleep",
+      params: { seconds: 60 },
+      // Generous, so the host has surely started the call by then on a loaded machine.
+      timeoutMs: 1500,
+      graceMs: 300,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(LinkError);
+    expect(error).toMatchObject({
+      code: "LINK_TIMEOUT",
+      completion: "unknown",
+      hostTerminated: true,
+      method: "sleep",
+    });
+    // forcefulCall settles only once the process is gone and its folder removed.
+    expect(processAlive(pid)).toBe(false);
+    expect(existsSync(sessionDir)).toBe(false);
+    expect(host.state).toBe("stopped");
+    await host.restart();
+    await expect(host.call("echo", { again: 1 })).resolves.toEqual({ again: 1 });
+  });
+
+  it("leaves a host that stops within the grace period running", async () => {
+    const host = await startTestHost({ loop });
+    const pid = host.pid as number;
+    const error = await forcefulCall(host, {
+      method: "work",
+      params: { units: 5000, unitSeconds: 0.01 },
+      timeoutMs: 1500,
+      graceMs: 10_000,
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: "LINK_TIMEOUT",
+      completion: "complete",
+      hostTerminated: false,
+    });
+    expect(processAlive(pid)).toBe(true);
+    await expect(host.call("echo", { alive: true })).resolves.toEqual({ alive: true });
+  });
+
+  it("returns the result of a call that finishes in time, and unregisters it", async () => {
+    const host = await startTestHost({ loop });
+    const manager = new CancellationManager({ token: new ManualCancellationToken() });
+    await expect(
+      forcefulCall(host, { method: "echo", params: { x: 1 }, manager, callId: "echo-1" }),
+    ).resolves.toEqual({ x: 1 });
+    expect(manager.activeCallIds).toEqual([]);
+  });
+});
+
+describe("forcefulCall with a CancellationManager", () => {
+  it("a checkpoint that sees the run cancelled ends a host that cannot honour the cancel", async () => {
+    let output = "";
+    const host = await startTestHost({
+      terminateGraceMs: 500,
+      onOutput: (text) => {
+        output += text;
+      },
+    });
+    const pid = host.pid as number;
+    const token = new ManualCancellationToken();
+    const manager = new CancellationManager({ token });
+    const call = forcefulCall(host, {
+      method: "sleep",
+      params: { seconds: 60, announce: true },
+      manager,
+      callId: "render",
+      graceMs: 300,
+    });
+    expect(manager.activeCallIds).toEqual(["render"]);
+    await waitUntil(() => output.includes("SLEEPING"), "the host runs the call");
+    token.cancel();
+    expect(() => manager.checkpoint({ stage: "render" })).toThrow(StageCancelledError);
+    await manager.settled();
+    expect(processAlive(pid)).toBe(false);
+    await expect(call).rejects.toMatchObject({
+      code: "CANCELLED",
+      completion: "unknown",
+      hostTerminated: true,
+    });
+  });
+
+  it("a host that honours the cancel is left running", async () => {
+    let output = "";
+    const host = await startTestHost({
+      loop: "pump",
+      onOutput: (text) => {
+        output += text;
+      },
+    });
+    const token = new ManualCancellationToken();
+    const manager = new CancellationManager({ token });
+    const call = forcefulCall(host, {
+      method: "work",
+      params: { units: 5000, announce: true },
+      manager,
+      callId: "frames",
+      graceMs: 10_000,
+    });
+    await waitUntil(() => output.includes("WORKING"), "the host runs the call");
+    token.cancel();
+    expect(() => manager.checkpoint({ stage: "frames" })).toThrow(StageCancelledError);
+    await manager.settled();
+    await expect(call).rejects.toMatchObject({
+      code: "CANCELLED",
+      completion: "complete",
+      hostTerminated: false,
+    });
+    expect(host.state).toBe("running");
+  });
+});
