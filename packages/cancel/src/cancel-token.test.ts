@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { CancelToken } from "./cancel-token.ts";
+import { withCancelToken } from "./cancel-token-context.ts";
 import type { CancellationProbe } from "./cancellation-probe.ts";
+import { currentJobId } from "./current-job-id.ts";
 import { DccMcpCancelledError } from "./dcc-mcp-cancelled-error.ts";
 
 describe("CancelToken", () => {
@@ -189,5 +191,55 @@ describe("CancelToken.fromSignal", () => {
     const token = CancelToken.fromSignal(controller.signal);
     token.cancel();
     expect(controller.signal.aborted).toBe(false);
+  });
+});
+
+describe("CancelToken constructor arguments", () => {
+  it('takes the seed\'s positional job id, as CancelToken("job-42") does', async () => {
+    const token = new CancelToken("job-42");
+    expect(token.jobId).toBe("job-42");
+    expect(token.cancelled).toBe(false);
+    const seen = await withCancelToken(token, async () => {
+      await Promise.resolve();
+      return currentJobId();
+    });
+    expect(seen).toBe("job-42");
+    token.cancel();
+    expect(token.cancelled).toBe(true);
+    expect(new CancelToken("").jobId).toBeUndefined();
+    expect(new CancelToken(undefined).jobId).toBeUndefined();
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ["a number", 42, /got number 42/],
+    ["null", null, /got null/],
+    ["an array", ["job-42"], /got an array/],
+    ["a boolean", true, /got boolean true/],
+    ["a function", () => "job-42", /got a function/],
+    ["a wrong jobId type", { jobId: 42 }, /options\.jobId must be a string.*got number 42/],
+    ["a null jobId", { jobId: null }, /options\.jobId must be a string.*got null/],
+    ["the Python spelling job_id", { job_id: "job-42" }, /unknown option "job_id"/],
+    ["a parent that is not a probe", { parent: "job-1" }, /options\.parent must be/],
+    ["a parent without a boolean cancelled", { parent: {} }, /options\.parent must be/],
+    [
+      "a parent whose signal is not an AbortSignal",
+      { parent: { cancelled: false, signal: "x" } },
+      /options\.parent\.signal must be an AbortSignal/,
+    ],
+  ])("refuses %s with a TypeError that names it", (_label, argument, message) => {
+    const construct = () => new CancelToken(argument as never);
+    expect(construct).toThrow(TypeError);
+    expect(construct).toThrow(message);
+  });
+
+  it("checks the options of child and fromSignal the same way", () => {
+    const parent = new CancelToken("parent");
+    expect(parent.child({ jobId: "c" }).jobId).toBe("c");
+    expect(() => parent.child({ jobId: 7 } as never)).toThrow(/options\.jobId must be a string/);
+    expect(() => parent.child("c" as never)).toThrow(TypeError);
+    expect(() =>
+      CancelToken.fromSignal(new AbortController().signal, { id: "x" } as never),
+    ).toThrow(/unknown option "id"/);
+    expect(() => CancelToken.fromSignal("signal" as never)).toThrow(/AbortSignal/);
   });
 });

@@ -1,5 +1,12 @@
 import type { CancellationProbe } from "./cancellation-probe.ts";
 import { DccMcpCancelledError } from "./dcc-mcp-cancelled-error.ts";
+import {
+  checkJobId,
+  checkKnownKeys,
+  checkParent,
+  describeValue,
+  isOptionsObject,
+} from "./internal/token-arguments.ts";
 
 /** Called once when a {@link CancelToken} is cancelled, with the reason given to `cancel`. */
 export type CancelListener = (reason: string | undefined) => void;
@@ -38,7 +45,14 @@ export class CancelToken implements CancellationProbe {
   #polledParent: CancellationProbe | undefined;
   #detachParent: (() => void) | undefined;
 
-  constructor(options: CancelTokenOptions = {}) {
+  /**
+   * @param jobIdOrOptions - the server-owned job id, as the seed's `CancelToken("job-42")`, or
+   *   {@link CancelTokenOptions}; omit it for a token with no job id.
+   * @throws TypeError when the argument is neither a string, an options object nor `undefined`,
+   *   or when an option has the wrong type or an unknown name (such as `job_id`).
+   */
+  constructor(jobIdOrOptions?: string | CancelTokenOptions) {
+    const options = tokenOptions(jobIdOrOptions);
     this.jobId = options.jobId === "" ? undefined : options.jobId;
     const parent = options.parent;
     if (parent === undefined) return;
@@ -61,6 +75,12 @@ export class CancelToken implements CancellationProbe {
    * signal's reason when that is a string, or its message when it is an error.
    */
   static fromSignal(signal: AbortSignal, options: CancelTokenFromSignalOptions = {}): CancelToken {
+    if (!(signal instanceof AbortSignal)) {
+      throw new TypeError(
+        `CancelToken.fromSignal: signal must be an AbortSignal, got ${describeValue(signal)}`,
+      );
+    }
+    checkJobIdOptions("CancelToken.fromSignal", options);
     const token = new CancelToken({ jobId: options.jobId });
     const onAbort = (): void => token.cancel(describeReason(signal.reason));
     if (signal.aborted) onAbort();
@@ -153,6 +173,7 @@ export class CancelToken implements CancellationProbe {
    * done with when this token is long-lived.
    */
   child(options: CancelTokenFromSignalOptions = {}): CancelToken {
+    checkJobIdOptions("CancelToken.child", options);
     return new CancelToken({ jobId: options.jobId, parent: this });
   }
 
@@ -167,6 +188,31 @@ export class CancelToken implements CancellationProbe {
 }
 
 function noop(): void {}
+
+function tokenOptions(value: unknown): CancelTokenOptions {
+  if (value === undefined) return {};
+  if (typeof value === "string") return { jobId: value };
+  const where = "new CancelToken";
+  if (!isOptionsObject(value)) {
+    throw new TypeError(
+      `${where}: expected a job id string or an options object { jobId?, parent? }, got ${describeValue(value)}`,
+    );
+  }
+  checkKnownKeys(where, value, ["jobId", "parent"]);
+  checkJobId(where, value["jobId"]);
+  checkParent(where, value["parent"]);
+  return value as CancelTokenOptions;
+}
+
+function checkJobIdOptions(where: string, options: unknown): void {
+  if (!isOptionsObject(options)) {
+    throw new TypeError(
+      `${where}: expected an options object { jobId? }, got ${describeValue(options)}`,
+    );
+  }
+  checkKnownKeys(where, options, ["jobId"]);
+  checkJobId(where, options["jobId"]);
+}
 
 function describeReason(reason: unknown): string | undefined {
   if (typeof reason === "string") return reason;
