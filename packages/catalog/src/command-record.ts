@@ -1,6 +1,8 @@
 /**
  * One command in a {@link DccApiCatalog}: its name, an optional call signature and an optional
  * description. Any further fields a caller supplies are kept and returned by searches unchanged.
+ * Every record the catalog hands out (`search`, `get`, iteration) has all three of `name`,
+ * `signature` and `description`, in that order and as strings: `""` for one the caller left out.
  */
 export interface CommandRecord {
   /** The command name, as the agent passes it to `dispatch`. */

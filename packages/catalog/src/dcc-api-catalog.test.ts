@@ -43,16 +43,63 @@ describe("DccApiCatalog", () => {
     });
     expect(catalog.get("render")).toEqual({
       name: "render",
+      signature: "",
       description: "Render the current frame",
     });
     expect(catalog.get("missing")).toBeUndefined();
     expect(new DccApiCatalog("maya").size).toBe(0);
   });
 
+  it('gives every record a name, signature and description, "" for one it lacks', () => {
+    const catalog = new DccApiCatalog("maya", {
+      commands: [
+        { name: "bare" },
+        // A JavaScript caller may spell a missing field out as undefined.
+        {
+          owner: "geo",
+          name: "explicit",
+          signature: undefined,
+          description: undefined,
+        } as unknown as CommandRecord,
+        { name: "full", signature: "full()", description: "bare explicit lone" },
+      ],
+      catalogText: "lone\nbareText - bare text",
+    });
+    const expected = [
+      { name: "bare", signature: "", description: "" },
+      { name: "explicit", signature: "", description: "", owner: "geo" },
+      { name: "full", signature: "full()", description: "bare explicit lone" },
+      { name: "lone", signature: "", description: "" },
+      { name: "bareText", signature: "", description: "bare text" },
+    ];
+    expect([...catalog]).toStrictEqual(expected);
+    // The three fields come first, so a client reading the JSON sees them before any extra.
+    expect(Object.keys(catalog.get("explicit") ?? {})).toEqual([
+      "name",
+      "signature",
+      "description",
+      "owner",
+    ]);
+    for (const ranker of ["ranked", "overlap"] as const) {
+      const hits = new DccApiCatalog("maya", { commands: [...catalog], ranker }).search(
+        "bare explicit lone text",
+        { limit: 50 },
+      );
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) {
+        expect(JSON.parse(JSON.stringify(hit))).toMatchObject({
+          name: expect.any(String),
+          signature: expect.any(String),
+          description: expect.any(String),
+        });
+      }
+    }
+  });
+
   it("keeps extra fields and returns copies the caller cannot use to corrupt the catalog", () => {
     const catalog = new DccApiCatalog("maya", { commands });
     const [hit] = catalog.search("sphere");
-    expect(hit).toEqual(commands[0]);
+    expect(hit).toEqual({ ...commands[0], description: "" });
     (hit as CommandRecord).name = "changed";
     expect(catalog.search("sphere")[0]?.name).toBe("polySphere");
   });
@@ -67,6 +114,7 @@ describe("DccApiCatalog", () => {
     expect([...catalog].map((record) => record.name)).toEqual(["polySphere", "polyCube", "move"]);
     expect(catalog.get("polyCube")).toEqual({
       name: "polyCube",
+      signature: "",
       description: "Create a polygon cube",
     });
     expect(catalog.search("relative")).toEqual([]);
@@ -133,7 +181,7 @@ describe("DccApiCatalog", () => {
       const catalog = await DccApiCatalog.fromJsonFile("maya", file, { ranker: "overlap" });
       expect(catalog.size).toBe(3);
       expect(catalog.ranker).toBe("overlap");
-      expect(catalog.get("polySphere")).toEqual(commands[0]);
+      expect(catalog.get("polySphere")).toEqual({ ...commands[0], description: "" });
     }
   });
 
@@ -169,8 +217,8 @@ describe("DccApiCatalog", () => {
         expect(names(plain, query), query).not.toContain("polySphere");
         expect(names(keyed, query)[0], query).toBe("polySphere");
       }
-      // Records come back unchanged, the keyword field included.
-      expect(keyed.search("subdivisionsHeight")[0]).toEqual(sphere);
+      // Records come back as given (plus the missing description), the keyword field included.
+      expect(keyed.search("subdivisionsHeight")[0]).toEqual({ ...sphere, description: "" });
     });
 
     it("weighs a keyword word exactly like the same word in the signature, counted once", () => {

@@ -3,7 +3,7 @@ import { CatalogFileError } from "./catalog-file-error.ts";
 import type { AddCommandOptions, CommandRecord } from "./command-record.ts";
 import { DEFAULT_SYNONYMS, type SynonymTable } from "./default-synonyms.ts";
 import { checkKeywordFields } from "./internal/keyword-fields.ts";
-import { normaliseRecord } from "./internal/normalise-record.ts";
+import { normaliseRecord, withTextFields } from "./internal/normalise-record.ts";
 import { overlapHaystack, overlapSearch } from "./internal/overlap-search.ts";
 import { parseCatalogJson } from "./internal/parse-catalog-json.ts";
 import { parseCatalogText } from "./internal/parse-catalog-text.ts";
@@ -86,7 +86,9 @@ export class DccApiCatalog implements Iterable<CommandRecord> {
       this.put(normaliseRecord(record, position++, this.keywordFields));
     }
     if (options.catalogText !== undefined) {
-      for (const record of parseCatalogText(options.catalogText)) this.put(record);
+      for (const record of parseCatalogText(options.catalogText)) {
+        this.put(withTextFields(record, record.name));
+      }
     }
   }
 

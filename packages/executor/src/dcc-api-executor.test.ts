@@ -529,7 +529,11 @@ describe("DccApiExecutor.search", () => {
     expect(result).toEqual({
       success: true,
       message: "Found 2 command(s) matching 'add echo'.",
-      results: [{ name: "add" }, { name: "echo" }],
+      // Registered without signature or description: the keys are there, empty, as upstream.
+      results: [
+        { name: "add", signature: "", description: "" },
+        { name: "echo", signature: "", description: "" },
+      ],
     });
     expect(executor.search("it's", { limit: 1 }).message).toBe(
       `Found 1 command(s) matching "it's".`,

@@ -6,7 +6,8 @@ const recordTextFields = ["signature", "description"] as const;
 
 /**
  * Validates a caller's record and returns a copy. A missing name becomes `""` (upstream
- * keeps nameless records and sorts them as `""`); a non-string name, signature or description is
+ * keeps nameless records and sorts them as `""`), and so does a missing signature or description;
+ * a non-string name, signature or description is
  * an error, and so is a keyword field (`keywordFields`) that is neither absent, a string nor an
  * array of strings.
  */
@@ -49,7 +50,21 @@ export function normaliseRecord(
     }
   }
   // A copy: the catalog never hands it out (searches return copies), so it cannot change.
-  return { ...record, name };
+  return withTextFields(record, name);
+}
+
+/**
+ * `record` with `name`, `signature` and `description` first and always strings (`""` for a
+ * missing one), then its other fields: `dcc_search` answers carry all three keys, as upstream's.
+ */
+export function withTextFields(record: Record<string, unknown>, name: string): CommandRecord {
+  const { name: _name, signature, description, ...extra } = record;
+  return {
+    name,
+    signature: typeof signature === "string" ? signature : "",
+    description: typeof description === "string" ? description : "",
+    ...extra,
+  };
 }
 
 function at(index: number | undefined): string {
