@@ -1,12 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness } from "./__fixtures__/http-harness.ts";
 import { createTestExecutor } from "./__fixtures__/test-executor.ts";
+import type { BridgeExecutor } from "./bridge-executor.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
 import { registerDccApiExecutor } from "./register-dcc-api-executor.ts";
 
@@ -73,6 +75,54 @@ describe("registerDccApiExecutor", () => {
       output: { made: ["ball", "ballShape"] },
     });
     expect(JSON.parse(run.content[0]?.text ?? "")).toEqual(run.structuredContent);
+  });
+
+  it("gives every search result a name, signature and description over the real tool", async () => {
+    // A real executor whose catalog comes from commands registered without text, beside an
+    // executor of another implementation whose results lack the fields or hold null.
+    const registry = new ToolRegistry().registerAll([
+      { name: "bareSphere", handler: () => 1 },
+      { name: "describedSphere", description: "A sphere with words", handler: () => 2 },
+    ]);
+    const real = new DccApiExecutor("maya", { dispatcher: new ToolDispatcher(registry) });
+    const foreign: BridgeExecutor = {
+      dccName: "other",
+      search: () => ({
+        success: true,
+        message: "Found 3 command(s).",
+        results: [{ name: "a" }, { signature: null, description: "only text" }, { extra: 1 }],
+      }),
+      execute: async () => ({ success: true, message: "ran" }),
+    };
+    try {
+      harness = await startHttpHarness({ executors: [real, foreign] });
+      const client = await harness.connect();
+      const search = async (name: string): Promise<unknown[]> => {
+        const result = (await client.callTool({
+          name,
+          arguments: { query: "sphere" },
+        })) as ToolResult;
+        expect(result.isError).toBeFalsy();
+        // The text content is what most clients read; it must carry the same keys.
+        expect(JSON.parse(result.content[0]?.text ?? "")).toEqual(result.structuredContent);
+        return (result.structuredContent?.["results"] ?? []) as unknown[];
+      };
+      const fromCatalog = await search("maya_search");
+      expect(fromCatalog).toHaveLength(2);
+      expect(fromCatalog).toEqual(
+        expect.arrayContaining([
+          { name: "bareSphere", signature: "", description: "" },
+          { name: "describedSphere", signature: "", description: "A sphere with words" },
+        ]),
+      );
+      expect(await search("other_search")).toEqual([
+        { name: "a", signature: "", description: "" },
+        { name: "", signature: "", description: "only text" },
+        { name: "", signature: "", description: "", extra: 1 },
+      ]);
+    } finally {
+      await real.close();
+    }
   });
 
   it("marks failed scripts with isError and keeps the envelope", async () => {

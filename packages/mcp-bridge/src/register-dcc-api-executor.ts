@@ -3,6 +3,7 @@ import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
 import { runExecuteCall } from "./internal/execute-call.ts";
 import { runJobAction } from "./internal/job-actions.ts";
 import { trackLogLevel } from "./internal/log-level.ts";
+import { withSearchHitFields } from "./internal/search-hits.ts";
 import { executeDescription, searchDescription } from "./internal/tool-descriptions.ts";
 import { toToolResult } from "./internal/tool-result.ts";
 import { registerExecuteTool, registerSearchTool } from "./internal/tool-schemas.ts";
@@ -91,6 +92,7 @@ export function registerDccApiExecutor(
         let result: BridgeResult;
         try {
           result = { ...executor.search(query, { limit }) };
+          if ("results" in result) result["results"] = withSearchHitFields(result["results"]);
         } catch (error) {
           result = {
             success: false,
