@@ -6,7 +6,7 @@ export interface DccProjectOptions {
   name: string;
   /** Test file globs; defaults to `src/**\/*.test.ts` and `test/**\/*.test.ts`. */
   include?: string[];
-  /** Per-test timeout in milliseconds; defaults to 20 000. */
+  /** Per-test timeout in milliseconds; defaults to 120 000 (hooks get 120 000 too). */
   testTimeout?: number;
   /** Files run before each test file. */
   setupFiles?: string[];

@@ -17,8 +17,11 @@ export function defineDccProject(options) {
       name: options.name,
       include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
       environment: "node",
-      testTimeout: options.testTimeout ?? 20_000,
-      hookTimeout: 30_000,
+      // Bounds for a loaded 2-core machine with every suite running at once (turbo runs the
+      // packages in parallel). A test's own waits stay well below these, so a failure names what
+      // it waited for rather than "test timed out".
+      testTimeout: options.testTimeout ?? 120_000,
+      hookTimeout: 120_000,
       setupFiles: options.setupFiles ?? [],
       passWithNoTests: options.passWithNoTests ?? false,
       // The JSON file is what `.ci/run` counts; turbo caches it with the task.
