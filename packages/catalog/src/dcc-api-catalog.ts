@@ -11,6 +11,7 @@ import { RankedIndex } from "./internal/ranked-index.ts";
 import { buildSynonymMap, type SynonymMap } from "./internal/synonym-groups.ts";
 import { RankerError } from "./ranker-error.ts";
 import { SearchLimitError } from "./search-limit-error.ts";
+import { searchLimits } from "./search-limits.ts";
 
 /** The two search algorithms: `"ranked"` (default) and the upstream `"overlap"`. */
 export type RankerName = "ranked" | "overlap";
@@ -37,12 +38,9 @@ export interface DccApiCatalogOptions {
 
 /** Options for {@link DccApiCatalog.search}. */
 export interface SearchOptions {
-  /** Maximum number of results, an integer from 1 to 50; defaults to 10. */
+  /** Maximum number of results, an integer from 1 to 50; defaults to 10 ({@link searchLimits}). */
   limit?: number;
 }
-
-/** Largest accepted search limit. */
-const maxLimit = 50;
 
 /**
  * A searchable catalog of one DCC's commands: what `dcc_search` queries. Records come from
@@ -139,8 +137,8 @@ export class DccApiCatalog implements Iterable<CommandRecord> {
    * @throws {@link SearchLimitError} when `limit` is not an integer from 1 to 50.
    */
   search(query: string, options: SearchOptions = {}): CommandRecord[] {
-    const limit = options.limit ?? 10;
-    if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+    const limit = options.limit ?? searchLimits.defaultLimit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > searchLimits.maxLimit) {
       throw new SearchLimitError({ limit });
     }
     if (typeof query !== "string") return [];

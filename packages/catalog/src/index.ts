@@ -21,3 +21,5 @@ export type { RankerErrorOptions } from "./ranker-error.ts";
 export { RankerError } from "./ranker-error.ts";
 export type { SearchLimitErrorOptions } from "./search-limit-error.ts";
 export { SearchLimitError } from "./search-limit-error.ts";
+export type { SearchLimits } from "./search-limits.ts";
+export { searchLimits } from "./search-limits.ts";

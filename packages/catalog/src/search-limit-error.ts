@@ -1,5 +1,6 @@
 import { DccMcpError } from "@dcc/cancel";
 import { CatalogErrorCode } from "./catalog-error-code.ts";
+import { searchLimits } from "./search-limits.ts";
 
 /** Options for {@link SearchLimitError}. */
 export interface SearchLimitErrorOptions {
@@ -16,7 +17,7 @@ export class SearchLimitError extends DccMcpError {
   constructor(options: SearchLimitErrorOptions) {
     super({
       code: CatalogErrorCode.InvalidSearchLimit,
-      message: `Search limit must be an integer from 1 to 50, got ${describe(options.limit)}.`,
+      message: `Search limit must be an integer from 1 to ${searchLimits.maxLimit}, got ${describe(options.limit)}.`,
     });
     this.limit = options.limit;
   }

@@ -6,7 +6,7 @@ import {
   DccMcpCancelledError,
   DccMcpError,
 } from "@dcc/cancel";
-import { type CommandRecord, DccApiCatalog } from "@dcc/catalog";
+import { type CommandRecord, DccApiCatalog, type SearchLimits, searchLimits } from "@dcc/catalog";
 import { CommandError } from "./command-error.ts";
 import { commandErrorCodes } from "./command-error-code.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
@@ -64,7 +64,7 @@ export interface ExecuteCodeOptions extends ExecuteOptions {
 
 /** Options for {@link DccApiExecutor.search}. */
 export interface SearchOptions {
-  /** Most results, 1 to 50 (default 10); other values are clamped. */
+  /** Most results, 1 to 50 (default 10, see `searchLimits`); other values are clamped. */
   limit?: number;
 }
 
@@ -104,8 +104,13 @@ export class DccApiExecutor {
   readonly catalog: DccApiCatalog;
   /** The dispatcher scripts call into, if any. */
   readonly dispatcher: ToolDispatcher | undefined;
-  /** The resolved limits. */
+  /**
+   * The resolved limits. The MCP bridge builds `dcc_execute`'s input schema from them (the
+   * `timeout_secs` default and maximum, the `code` length), so they are the only copy.
+   */
   readonly limits: Readonly<ExecutorLimits>;
+  /** The range of `search`'s `limit` (the catalog's); `dcc_search`'s schema is built from it. */
+  readonly searchLimits: Readonly<SearchLimits> = searchLimits;
   /** The store of materialized scripts, if configured. */
   readonly scripts: ScriptStore | undefined;
   #pool: SandboxPool;
@@ -141,10 +146,11 @@ export class DccApiExecutor {
   /** Searches the catalog; the message quotes the query as upstream does (Python repr). */
   search(query: string, options: SearchOptions = {}): SearchResult {
     const text = String(query);
-    const requested = options.limit ?? 10;
+    const { defaultLimit, maxLimit } = this.searchLimits;
+    const requested = options.limit ?? defaultLimit;
     const limit = Number.isFinite(requested)
-      ? Math.min(50, Math.max(1, Math.trunc(requested)))
-      : 10;
+      ? Math.min(maxLimit, Math.max(1, Math.trunc(requested)))
+      : defaultLimit;
     const results = this.catalog.search(text, { limit });
     const quoted = pythonRepr(text);
     if (results.length > 0) {
