@@ -77,10 +77,38 @@ export type BridgeResult = {
   [field: string]: unknown;
 };
 
+/**
+ * The executor's own limits that the execute tool's input schema is built from, so the schema
+ * and the executor cannot disagree; `DccApiExecutor.limits` fits.
+ */
+export interface BridgeExecutorLimits {
+  /** Timeout in whole seconds when a call gives none: the schema's `timeout_secs` default. */
+  readonly timeoutSecs: number;
+  /** Largest timeout a call may ask for: the schema's `timeout_secs` maximum. */
+  readonly maxTimeoutSecs: number;
+  /** Largest script in characters: the schema's `code` maximum length. */
+  readonly maxCodeChars: number;
+}
+
+/** The range of the search `limit` that the search tool's schema is built from. */
+export interface BridgeSearchLimits {
+  /** Results when a call gives no `limit`: the schema's default. */
+  readonly defaultLimit: number;
+  /** Largest `limit`: the schema's maximum (the minimum is 1). */
+  readonly maxLimit: number;
+}
+
 /** The executor surface {@link registerDccApiExecutor} drives; `DccApiExecutor` satisfies it. */
 export interface BridgeExecutor {
   /** DCC identifier, used in messages and default tool names. */
   readonly dccName: string;
+  /**
+   * The executor's timeout and code limits. When given, `dcc_execute`'s schema shows and applies
+   * exactly these; when absent, the schema sets no default or maximum and the executor decides.
+   */
+  readonly limits?: BridgeExecutorLimits | undefined;
+  /** The search limit's range, used the same way for `dcc_search`'s `limit`. */
+  readonly searchLimits?: BridgeSearchLimits | undefined;
   /** Searches the command catalog. */
   search(query: string, options?: { limit?: number }): BridgeEnvelope;
   /** Runs a script. Never rejects for script failures; they come back as `success: false`. */

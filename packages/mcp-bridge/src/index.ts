@@ -10,9 +10,11 @@ export type {
   BridgeExecuteOptions,
   BridgeExecuteParamsRequest,
   BridgeExecutor,
+  BridgeExecutorLimits,
   BridgeLogEntry,
   BridgeProgress,
   BridgeResult,
+  BridgeSearchLimits,
 } from "./bridge-executor.ts";
 export type {
   DccRequestHandler,

@@ -275,3 +275,115 @@ describe("registerDccApiExecutor", () => {
     await test.close();
   });
 });
+
+describe("tool schemas follow the executor's limits", () => {
+  type Schema = { properties?: Record<string, Record<string, unknown>> };
+  const property = (schema: unknown, name: string): Record<string, unknown> =>
+    (schema as Schema).properties?.[name] ?? {};
+
+  it("advertises and applies a real executor's non-default limits, one source for both", async () => {
+    const registry = new ToolRegistry().registerAll([{ name: "noop", handler: () => null }]);
+    const real = new DccApiExecutor("maya", {
+      dispatcher: new ToolDispatcher(registry),
+      limits: { timeoutSecs: 1, maxTimeoutSecs: 20, maxCodeChars: 5000 },
+    });
+    try {
+      harness = await startHttpHarness({ executors: [real] });
+      const client = await harness.connect();
+      const { tools } = await client.listTools();
+      const execute = tools.find((tool) => tool.name === "dcc_execute");
+      expect(property(execute?.inputSchema, "timeout_secs")).toMatchObject({
+        minimum: 1,
+        maximum: 20,
+        default: 1,
+      });
+      expect(property(execute?.inputSchema, "code")).toMatchObject({ maxLength: 5000 });
+      const search = tools.find((tool) => tool.name === "dcc_search");
+      expect(property(search?.inputSchema, "limit")).toMatchObject({
+        minimum: 1,
+        maximum: real.searchLimits.maxLimit,
+        default: real.searchLimits.defaultLimit,
+      });
+
+      const call = async (args: Record<string, unknown>): Promise<ToolResult> =>
+        (await client.callTool({ name: "dcc_execute", arguments: args })) as ToolResult;
+      // No timeout_secs: the executor's own default (1 s) stops the loop, not a bridge default.
+      const spin = await call({ code: "while (true) {}" });
+      expect(spin.structuredContent).toMatchObject({
+        success: false,
+        errorCode: "TIMEOUT",
+        error: "Script exceeded the 1s timeout",
+      });
+      // The schema refuses exactly what the executor would: above 20 s, above 5000 characters.
+      const over = await call({ code: "return 1", timeout_secs: 21 });
+      expect(over.isError).toBe(true);
+      expect(over.content[0]?.text).toContain("timeout_secs must be between 1 and 20");
+      expect(await call({ code: "return 1", timeout_secs: 20 })).toMatchObject({
+        structuredContent: { success: true, output: 1 },
+      });
+      const longest = `return 1;${" ".repeat(5000 - 9)}`;
+      expect(longest).toHaveLength(5000);
+      expect(await call({ code: longest })).toMatchObject({
+        structuredContent: { success: true, output: 1 },
+      });
+      const tooLong = await call({ code: `${longest} ` });
+      expect(tooLong.isError).toBe(true);
+      expect(tooLong.content[0]?.text).toContain("code must be at most 5000 characters");
+      expect(tooLong.structuredContent).toBeUndefined();
+    } finally {
+      await real.close();
+    }
+  });
+
+  it("leaves the rules to an executor that states no limits, and follows one that does", async () => {
+    const seen: { timeoutSecs: unknown[]; limit: unknown[] } = { timeoutSecs: [], limit: [] };
+    const plain: BridgeExecutor = {
+      dccName: "plain",
+      search: (_query, options) => {
+        seen.limit.push(options?.limit);
+        return { success: true, message: "none", results: [] };
+      },
+      execute: async (_code, options) => {
+        seen.timeoutSecs.push(options?.timeoutSecs);
+        return { success: true, message: "ran" };
+      },
+    };
+    const stated: BridgeExecutor = {
+      ...plain,
+      dccName: "stated",
+      limits: { timeoutSecs: 4, maxTimeoutSecs: 9, maxCodeChars: 64 },
+      searchLimits: { defaultLimit: 3, maxLimit: 5 },
+    };
+    harness = await startHttpHarness({ executors: [plain, stated] });
+    const client = await harness.connect();
+    const { tools } = await client.listTools();
+    const schema = (name: string): unknown => tools.find((tool) => tool.name === name)?.inputSchema;
+    const plainTimeout = property(schema("plain_execute"), "timeout_secs");
+    // zod states an integer's safe range as its maximum when nothing narrower is set.
+    const unbounded = (value: unknown): unknown => value ?? Number.MAX_SAFE_INTEGER;
+    expect(plainTimeout).toMatchObject({ minimum: 1 });
+    expect(unbounded(plainTimeout["maximum"])).toBe(Number.MAX_SAFE_INTEGER);
+    expect(plainTimeout).not.toHaveProperty("default");
+    expect(property(schema("plain_execute"), "code")).not.toHaveProperty("maxLength");
+    const plainLimit = property(schema("plain_search"), "limit");
+    expect(unbounded(plainLimit["maximum"])).toBe(Number.MAX_SAFE_INTEGER);
+    expect(plainLimit).not.toHaveProperty("default");
+    expect(property(schema("stated_execute"), "timeout_secs")).toMatchObject({
+      maximum: 9,
+      default: 4,
+    });
+    expect(property(schema("stated_execute"), "code")).toMatchObject({ maxLength: 64 });
+    expect(property(schema("stated_search"), "limit")).toMatchObject({ maximum: 5, default: 3 });
+
+    await client.callTool({ name: "plain_execute", arguments: { code: "return 1" } });
+    await client.callTool({ name: "stated_execute", arguments: { code: "return 1" } });
+    await client.callTool({ name: "plain_search", arguments: { query: "x" } });
+    await client.callTool({ name: "stated_search", arguments: { query: "x" } });
+    expect(seen).toEqual({ timeoutSecs: [undefined, 4], limit: [undefined, 3] });
+    const refused = (await client.callTool({
+      name: "stated_search",
+      arguments: { query: "x", limit: 6 },
+    })) as ToolResult;
+    expect(refused.content[0]?.text).toContain("limit must be between 1 and 5");
+  });
+});

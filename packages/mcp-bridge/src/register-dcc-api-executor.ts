@@ -88,10 +88,11 @@ export function registerDccApiExecutor(
           openWorldHint: false,
         },
       },
+      executor.searchLimits,
       async ({ query, limit }) => {
         let result: BridgeResult;
         try {
-          result = { ...executor.search(query, { limit }) };
+          result = { ...executor.search(query, limit === undefined ? {} : { limit }) };
           if ("results" in result) result["results"] = withSearchHitFields(result["results"]);
         } catch (error) {
           result = {
@@ -108,7 +109,9 @@ export function registerDccApiExecutor(
       {
         name: executeToolName,
         title: `Run a ${dccName} script`,
-        description: options.executeDescription ?? executeDescription(dccName, searchToolName),
+        description:
+          options.executeDescription ??
+          executeDescription(dccName, searchToolName, executor.limits),
         annotations: {
           readOnlyHint: false,
           destructiveHint: true,
@@ -116,6 +119,7 @@ export function registerDccApiExecutor(
           openWorldHint: false,
         },
       },
+      executor.limits,
       async (args, extra) => {
         const result =
           args.job_id !== undefined || args.job_action !== undefined

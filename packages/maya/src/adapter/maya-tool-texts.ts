@@ -11,7 +11,7 @@ export function mayaExecuteDescription(searchToolName: string): string {
     "- On failure dispatch throws an Error with .code (NO_OBJECT, INVALID_FLAG, NOT_IMPLEMENTED, …) and .message; catch it to carry on.",
     "- End with a top-level `return value` (JSON); without it output is null.",
     "- console.log/warn/error lines come back in logs; progress(done, total?, message?) reports progress.",
-    "- No network, files or imports. timeout_secs defaults to 30 (max 300); oversized output is shortened.",
+    "- No network, files or imports. timeout_secs bounds the run (its default and maximum are in the input schema); oversized output is shortened.",
     `- Find names and flags with ${searchToolName} first. Example:`,
     '  for (let i = 0; i < 5; i++) dispatch("polySphere", { position: [i, 0, 0] });',
     '  return dispatch("ls", { type: "transform" });',

@@ -37,6 +37,8 @@ export function createTestExecutor(
   let running = 0;
   const executor: BridgeExecutor = {
     dccName,
+    limits: real.limits,
+    searchLimits: real.searchLimits,
     search: (query, options) => real.search(query, options ?? {}),
     async execute(code, options) {
       running += 1;

@@ -118,7 +118,7 @@ function runScript(
 ): Promise<BridgeResult> {
   const { token, jobId } = context;
   const options: BridgeExecuteOptions = {
-    timeoutSecs: args.timeout_secs,
+    ...(args.timeout_secs === undefined ? {} : { timeoutSecs: args.timeout_secs }),
     signal: token.signal,
     cancelToken: token,
     materialize: { toolCallId: jobId, ...(sessionId === undefined ? {} : { sessionId }) },
@@ -151,7 +151,7 @@ async function runExecutor(
           {
             filePath: args.file_path,
             params: args.params ?? {},
-            timeoutSecs: args.timeout_secs,
+            ...(args.timeout_secs === undefined ? {} : { timeoutSecs: args.timeout_secs }),
             ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
           },
           options,

@@ -15,8 +15,22 @@ describe("tool descriptions", () => {
     expect(total).toBeLessThanOrEqual(600);
   });
 
+  it("state the executor's own timeout figures, and none when it states no limits", () => {
+    const limits = { timeoutSecs: 7, maxTimeoutSecs: 90, maxCodeChars: 1000 };
+    expect(executeDescription("maya", "dcc_search", limits)).toContain(
+      "timeout_secs defaults to 7 (max 90)",
+    );
+    const plain = executeDescription("maya", "dcc_search");
+    expect(plain).toContain("timeout_secs bounds the run");
+    expect(plain).not.toMatch(/defaults to \d/);
+  });
+
   it("teach the whole contract", () => {
-    const text = executeDescription("maya", "dcc_search");
+    const text = executeDescription("maya", "dcc_search", {
+      timeoutSecs: 30,
+      maxTimeoutSecs: 300,
+      maxCodeChars: 100_000,
+    });
     for (const part of [
       "dispatch(name, args)",
       "throws",

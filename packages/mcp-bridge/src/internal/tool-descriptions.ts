@@ -1,5 +1,6 @@
 // The descriptions are the agent's whole manual for the two tools; a test keeps both together
 // under 600 o200k tokens, so every line has to earn its place.
+import type { BridgeExecutorLimits } from "../bridge-executor.ts";
 
 /** Description of the search tool for one DCC. */
 export function searchDescription(dccName: string, executeToolName: string): string {
@@ -9,14 +10,25 @@ export function searchDescription(dccName: string, executeToolName: string): str
   ].join("\n");
 }
 
-/** Description of the execute tool for one DCC. */
-export function executeDescription(dccName: string, searchToolName: string): string {
+/**
+ * Description of the execute tool for one DCC; the timeout figures are the executor's `limits`
+ * (the same ones the input schema carries), left out when the executor states none.
+ */
+export function executeDescription(
+  dccName: string,
+  searchToolName: string,
+  limits?: BridgeExecutorLimits,
+): string {
+  const timeout =
+    limits === undefined
+      ? "timeout_secs bounds the run"
+      : `timeout_secs defaults to ${limits.timeoutSecs} (max ${limits.maxTimeoutSecs})`;
   return [
     `Run a JavaScript/TypeScript script in a sandbox that drives ${dccName}. Do many commands in one call: only the script's return value comes back.`,
     `- dispatch(name, args) runs one ${dccName} command and returns its result (await optional). args is an object of the flags shown by ${searchToolName}. On failure it throws an Error with .code and .message; catch it to carry on.`,
     "- End with a top-level `return value` (JSON); without it output is null.",
     "- console.log/warn/error lines come back in logs; progress(done, total?, message?) reports progress.",
-    "- No network, files or imports. timeout_secs defaults to 30 (max 300); oversized output is shortened.",
+    `- No network, files or imports. ${timeout}; oversized output is shortened.`,
     `- Find names with ${searchToolName} first. Example:`,
     '  const made = dispatch("polySphere", { name: "ball", radius: 2 });',
     "  return { made };",

@@ -9,62 +9,97 @@ import type {
   ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { BridgeExecutorLimits, BridgeSearchLimits } from "../bridge-executor.ts";
 
-/** Input of the search tool. */
-const searchInputShape = {
-  query: z
-    .string({ error: "query must be a string" })
-    .min(1, "query must not be empty")
-    .max(500, "query must be at most 500 characters")
-    .describe("Words to look for in command names, flags and descriptions."),
-  limit: z
+/**
+ * Input of the search tool. The `limit` range is the executor's (`searchLimits`); an executor
+ * that states none gets a `limit` with no default or maximum, and chooses for itself.
+ */
+function searchInputShape(limits: BridgeSearchLimits | undefined) {
+  const limit = z
     .number({ error: "limit must be a number" })
     .int("limit must be a whole number")
-    .min(1, "limit must be between 1 and 50")
-    .max(50, "limit must be between 1 and 50")
-    .default(10)
-    .describe("Most results, 1-50 (default 10)."),
-};
+    .min(
+      1,
+      limits === undefined ? "limit must be at least 1" : rangeText("limit", limits.maxLimit),
+    );
+  return {
+    query: z
+      .string({ error: "query must be a string" })
+      .min(1, "query must not be empty")
+      .max(500, "query must be at most 500 characters")
+      .describe("Words to look for in command names, flags and descriptions."),
+    limit:
+      limits === undefined
+        ? limit.optional().describe("Most results.")
+        : limit
+            .max(limits.maxLimit, rangeText("limit", limits.maxLimit))
+            .default(limits.defaultLimit)
+            .describe(`Most results, 1-${limits.maxLimit} (default ${limits.defaultLimit}).`),
+  };
+}
 
-/** Input of the execute tool: a script, a materialized script with params, or a job action. */
-const executeInputShape = {
-  code: z
-    .string({ error: "code must be a string" })
-    .max(200_000, "code must be at most 200000 characters")
-    .optional()
-    .describe("Script body (JavaScript or TypeScript)."),
-  file_path: z
-    .string({ error: "file_path must be a string" })
-    .optional()
-    .describe("Instead of code: a materialized script whose main(params) runs."),
-  params: z
-    .record(z.string(), z.unknown(), { error: "params must be an object" })
-    .optional()
-    .describe("Arguments for file_path's main()."),
-  sha256: z
-    .string({ error: "sha256 must be a string" })
-    .regex(/^[0-9a-fA-F]{64}$/, "sha256 must be 64 hex characters")
-    .optional()
-    .describe("Expected SHA-256 of file_path."),
-  timeout_secs: z
+/**
+ * Input of the execute tool: a script, a materialized script with params, or a job action. The
+ * `timeout_secs` default and maximum and the `code` length are the executor's own `limits`, so
+ * the schema refuses exactly what the executor would and a call without `timeout_secs` gets the
+ * executor's default; an executor that states no limits gets neither, and decides for itself.
+ */
+function executeInputShape(limits: BridgeExecutorLimits | undefined) {
+  const code = z.string({ error: "code must be a string" });
+  const timeout = z
     .number({ error: "timeout_secs must be a number of seconds" })
     .int("timeout_secs must be a whole number of seconds")
-    .min(1, "timeout_secs must be between 1 and 300")
-    .max(300, "timeout_secs must be between 1 and 300")
-    .default(30)
-    .describe("Time limit, 1-300 s (default 30)."),
-  async: z
-    .boolean({ error: "async must be true or false" })
-    .optional()
-    .describe("Run as a background job; returns job_id at once."),
-  job_id: z.string({ error: "job_id must be a string" }).optional().describe("A job to act on."),
-  job_action: z
-    .enum(["status", "result", "cancel"], {
-      error: 'job_action must be "status", "result" or "cancel"',
-    })
-    .optional()
-    .describe("What to do with job_id."),
-};
+    .min(
+      1,
+      limits === undefined
+        ? "timeout_secs must be at least 1"
+        : rangeText("timeout_secs", limits.maxTimeoutSecs),
+    );
+  return {
+    code: (limits === undefined
+      ? code
+      : code.max(limits.maxCodeChars, `code must be at most ${limits.maxCodeChars} characters`)
+    )
+      .optional()
+      .describe("Script body (JavaScript or TypeScript)."),
+    file_path: z
+      .string({ error: "file_path must be a string" })
+      .optional()
+      .describe("Instead of code: a materialized script whose main(params) runs."),
+    params: z
+      .record(z.string(), z.unknown(), { error: "params must be an object" })
+      .optional()
+      .describe("Arguments for file_path's main()."),
+    sha256: z
+      .string({ error: "sha256 must be a string" })
+      .regex(/^[0-9a-fA-F]{64}$/, "sha256 must be 64 hex characters")
+      .optional()
+      .describe("Expected SHA-256 of file_path."),
+    timeout_secs:
+      limits === undefined
+        ? timeout.optional().describe("Time limit in seconds.")
+        : timeout
+            .max(limits.maxTimeoutSecs, rangeText("timeout_secs", limits.maxTimeoutSecs))
+            .default(limits.timeoutSecs)
+            .describe(`Time limit, 1-${limits.maxTimeoutSecs} s (default ${limits.timeoutSecs}).`),
+    async: z
+      .boolean({ error: "async must be true or false" })
+      .optional()
+      .describe("Run as a background job; returns job_id at once."),
+    job_id: z.string({ error: "job_id must be a string" }).optional().describe("A job to act on."),
+    job_action: z
+      .enum(["status", "result", "cancel"], {
+        error: 'job_action must be "status", "result" or "cancel"',
+      })
+      .optional()
+      .describe("What to do with job_id."),
+  };
+}
+
+function rangeText(name: string, max: number): string {
+  return `${name} must be between 1 and ${max}`;
+}
 
 /** Output envelope shared by both tools: `success` and `message` always, other fields pass through. */
 const envelopeShape = z.looseObject({
@@ -78,7 +113,8 @@ export interface ExecuteArguments {
   file_path?: string | undefined;
   params?: Record<string, unknown> | undefined;
   sha256?: string | undefined;
-  timeout_secs: number;
+  /** Absent only when the executor states no limits (then it applies its own default). */
+  timeout_secs?: number | undefined;
   async?: boolean | undefined;
   job_id?: string | undefined;
   job_action?: "status" | "result" | "cancel" | undefined;
@@ -87,7 +123,8 @@ export interface ExecuteArguments {
 /** Parsed search arguments. */
 export interface SearchArguments {
   query: string;
-  limit: number;
+  /** Absent only when the executor states no search limits. */
+  limit?: number | undefined;
 }
 
 /** The SDK's per-request context as the tool handlers see it. */
@@ -101,30 +138,32 @@ export interface ToolText {
   annotations: ToolAnnotations;
 }
 
-/** Registers the search tool with its schemas. */
+/** Registers the search tool with its schemas, built from the executor's `searchLimits`. */
 export function registerSearchTool(
   server: McpServer,
   text: ToolText,
+  limits: BridgeSearchLimits | undefined,
   handler: (args: SearchArguments, extra: ToolExtra) => Promise<CallToolResult>,
 ): void {
   const { name, ...config } = text;
   server.registerTool(
     name,
-    { ...config, inputSchema: searchInputShape, outputSchema: envelopeShape },
+    { ...config, inputSchema: searchInputShape(limits), outputSchema: envelopeShape },
     handler,
   );
 }
 
-/** Registers the execute tool with its schemas. */
+/** Registers the execute tool with its schemas, built from the executor's `limits`. */
 export function registerExecuteTool(
   server: McpServer,
   text: ToolText,
+  limits: BridgeExecutorLimits | undefined,
   handler: (args: ExecuteArguments, extra: ToolExtra) => Promise<CallToolResult>,
 ): void {
   const { name, ...config } = text;
   server.registerTool(
     name,
-    { ...config, inputSchema: executeInputShape, outputSchema: envelopeShape },
+    { ...config, inputSchema: executeInputShape(limits), outputSchema: envelopeShape },
     handler,
   );
 }
