@@ -48,7 +48,7 @@ describe("prototype pollution through host commands", () => {
         "}",
         "return 'tried';",
       ].join("\n"),
-      { timeoutSecs: 5 },
+      { timeoutSecs: 60 },
     );
     const after = snapshot();
     restoreBuiltins();

@@ -11,6 +11,8 @@ export interface FaultState {
   countedBy: Map<string, number>;
   /** `faultHangAbortable` calls whose signal aborted. */
   abortedHangs: number;
+  /** `faultSlow` calls that started. */
+  startedSlow: number;
   /** `faultSlow` calls that saw their signal abort. */
   abortedSlow: number;
   /** Pending `faultHang` calls, released by {@link releaseHangs}. */
@@ -19,7 +21,15 @@ export interface FaultState {
 
 /** A fresh state. */
 export function newFaultState(): FaultState {
-  return { marks: 0, counted: 0, countedBy: new Map(), abortedHangs: 0, abortedSlow: 0, hangs: [] };
+  return {
+    marks: 0,
+    counted: 0,
+    countedBy: new Map(),
+    abortedHangs: 0,
+    startedSlow: 0,
+    abortedSlow: 0,
+    hangs: [],
+  };
 }
 
 /** Lets every pending `faultHang` call finish (so the dispatcher's queue drains). */
@@ -96,6 +106,7 @@ export function faultCommands(state: FaultState): CommandDefinition[] {
       description: "Takes `ms` milliseconds (default 300), stopping early when aborted.",
       handler: (args, { signal }) =>
         new Promise((resolve, reject) => {
+          state.startedSlow++;
           const ms =
             typeof (args as { ms?: unknown })?.ms === "number" ? (args as { ms: number }).ms : 300;
           const timer = setTimeout(() => resolve("slow done"), ms);
