@@ -63,7 +63,16 @@ export async function startReliabilityServer(
       clients.push(client);
       return client;
     },
-    idle: (ms = generousMs) => waitUntil(() => server.jobs.liveCount === 0, ms),
+    // No script running or waiting for a sandbox on any adapter.
+    idle: (ms = generousMs) =>
+      waitUntil(
+        () =>
+          server.adapters.every(({ executor }) => {
+            const stats = executor?.pool.stats;
+            return stats === undefined || (stats.busy === 0 && stats.queued === 0);
+          }),
+        ms,
+      ),
     async close() {
       releaseHangs(faults);
       await Promise.all(clients.map((client) => client.close().catch(() => {})));
