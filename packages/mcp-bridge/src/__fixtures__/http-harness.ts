@@ -47,8 +47,8 @@ export async function startHttpHarness(
   };
 }
 
-/** Polls `predicate` every 2 ms until true or `ms` (default 10 s) passes; returns its last value. */
-export async function waitUntil(predicate: () => boolean, ms = 10_000): Promise<boolean> {
+/** Polls `predicate` every 2 ms until true or `ms` (default 60 s, for a loaded machine) passes; returns its last value. */
+export async function waitUntil(predicate: () => boolean, ms = 60_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!predicate()) {
     if (Date.now() > deadline) return false;
