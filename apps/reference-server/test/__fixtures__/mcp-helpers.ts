@@ -56,7 +56,7 @@ export async function search(
 /** Waits (bounded) until `predicate` returns true. */
 export async function until(
   predicate: () => Promise<boolean> | boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await predicate())) {
