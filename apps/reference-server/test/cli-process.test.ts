@@ -35,7 +35,7 @@ function tempDir(): string {
   return folder;
 }
 
-describe("CLI over HTTP", { timeout: 60_000 }, () => {
+describe("CLI over HTTP", { timeout: 300_000 }, () => {
   it("prints the URL, serves MCP and shuts down cleanly on SIGTERM", async () => {
     const dataDir = tempDir();
     const cli = spawnCli(["--port", "0", "--data-dir", dataDir]);

@@ -91,7 +91,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): CliP
 }
 
 /** Waits for the CLI's start-up line and returns the URL in it. */
-export async function startupUrl(cli: CliProcess, timeoutMs = 30_000): Promise<string> {
+export async function startupUrl(cli: CliProcess, timeoutMs = 240_000): Promise<string> {
   let url: string | undefined;
   await until(() => {
     url = /MCP at (http:\/\/\S+)/.exec(cli.stderr())?.[1];
