@@ -19,12 +19,17 @@ describe.each([
   ["pump", "idle"],
   ["blocking", "busy"],
   ["pump", "busy"],
+  ["blocking", "group"],
+  ["pump", "group"],
 ] as const)("the watchdog (%s host, %s)", (loop, state) => {
-  it("ends the host and removes its folder when the Node parent is killed with SIGKILL", async () => {
+  it("ends the host and removes its folder when the Node parent is killed", async () => {
     const args = ["--conditions=@dcc/source", "--import", "tsx", parentScript, loop, state];
+    // "group": the parent leads its own process group, and SIGTERM reaches both at once, as
+    // when a test runner or a shell stops everything.
     const parent = spawn(process.execPath, args, {
       cwd: packageDir,
       stdio: ["ignore", "pipe", "inherit"],
+      detached: state === "group",
     });
     leftovers.push(parent.pid as number);
     let text = "";
@@ -37,7 +42,8 @@ describe.each([
     leftovers.push(pid);
     expect(processAlive(pid)).toBe(true);
     expect(existsSync(sessionDir)).toBe(true);
-    parent.kill("SIGKILL");
+    if (state === "group") process.kill(-(parent.pid as number), "SIGTERM");
+    else parent.kill("SIGKILL");
     await exitOf(parent);
     await waitUntil(() => !processAlive(pid), "the orphaned host exits");
     await waitUntil(() => !existsSync(sessionDir), "the host removed the session folder");

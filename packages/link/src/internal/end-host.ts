@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import type { Socket } from "node:net";
 import { type TerminateProcessResult, terminateProcess } from "@dcc/cancel";
 import { sleep } from "./backoff.ts";
 
@@ -22,6 +23,10 @@ export async function endHost(
   child: ChildProcess,
   options: { graceMs: number; group: boolean },
 ): Promise<TerminateProcessResult> {
+  // Tell the host's watchdog this is on purpose: this process lives on and removes the
+  // session folder itself, so the host need not wait to see whether its parent is dying too.
+  const watchdog = child.stdio[3] as Socket | null | undefined;
+  if (watchdog?.writable === true) watchdog.write("\n");
   const pgid = child.pid;
   if (!options.group || pgid === undefined) {
     return terminateProcess(child, { graceMs: options.graceMs });

@@ -105,6 +105,8 @@ export async function launchHost(options: DccProcessOptions): Promise<HostInstan
       cause: error,
     });
   }
+  // Writing the watchdog's notice to a host that just died must not crash this process.
+  (child.stdio[watchdogFd] as Socket | null)?.on("error", () => undefined);
   const output = new ProcessOutput(child, options.outputTailChars ?? 16_384, options.onOutput);
   const ready = output.readyLine(readyPrefix);
   let link: LinkClient | undefined;
