@@ -26,6 +26,7 @@ try {
     host: config.host,
     dataDir: config.dataDir,
     scriptsDir: config.scriptsDir,
+    blenderWindow: config.blenderWindow,
     ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),
   });

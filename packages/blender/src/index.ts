@@ -1,10 +1,20 @@
 /**
- * `@dcc/blender`: Blender for the toolkit, beside the other DCC adapters above `@dcc/executor`.
- * This part is Blender's command catalog: every `bpy.ops` operator of Blender 3.4.1 with a typed
- * signature and a context hint, generated from the real Blender and committed as JSON, plus the
- * data-API commands, searchable with Blender's vocabulary. It needs no Blender at run time and
- * depends only on `@dcc/catalog`.
+ * `@dcc/blender`: the Blender adapter, beside the other DCC adapters above `@dcc/executor` and
+ * `@dcc/link`. `createBlenderAdapter` launches and supervises a real Blender and serves its
+ * operators and data-API commands under a policy; `createBlenderCatalog` is Blender's command
+ * catalog (every `bpy.ops` operator of Blender 3.4.1 with a typed signature and a context hint,
+ * generated from the real Blender and committed as JSON), which needs no Blender at all. No MCP
+ * code: a server from `@dcc/mcp-bridge` serves the adapter.
  */
+export type { BlenderAdapter, BlenderAdapterOptions } from "./adapter/blender-adapter.ts";
+export { createBlenderAdapter } from "./adapter/blender-adapter.ts";
+export type { BlenderCommandErrorOptions } from "./adapter/blender-command-error.ts";
+export { BlenderCommandError } from "./adapter/blender-command-error.ts";
+export type { BlenderPolicy, BlenderWindow } from "./adapter/blender-launch.ts";
+export type { BlenderNotFoundErrorOptions } from "./adapter/blender-not-found-error.ts";
+export { BlenderNotFoundError } from "./adapter/blender-not-found-error.ts";
+export type { FindBlenderOptions } from "./adapter/find-blender.ts";
+export { findBlender } from "./adapter/find-blender.ts";
 export type { BlenderCatalogOptions } from "./blender-catalog.ts";
 export { createBlenderCatalog } from "./blender-catalog.ts";
 export type { BlenderCommandRecord } from "./blender-command-record.ts";

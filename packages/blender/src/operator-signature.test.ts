@@ -16,7 +16,7 @@ describe("operatorSignature", () => {
         "ring_count?: int = 16 /* 3..100000 */; radius?: float = 1 /* >= 0 */; " +
         "calc_uvs?: boolean = true; enter_editmode?: boolean = false; " +
         'align?: "WORLD" | "VIEW" | "CURSOR" = "WORLD"; location?: float[3] = [0, 0, 0]; ' +
-        "rotation?: float[3] = [0, 0, 0] /* radians */; scale?: float[3] = [0, 0, 0] }): string[]",
+        "rotation?: float[3] = [0, 0, 0] /* radians */; scale?: float[3] = [0, 0, 0] }): OperatorReport",
     );
   });
 
@@ -26,7 +26,7 @@ describe("operatorSignature", () => {
   });
 
   it("writes an operator without parameters as a bare call", () => {
-    expect(operatorSignature(operator("object.join"))).toBe("object.join(): string[]");
+    expect(operatorSignature(operator("object.join"))).toBe("object.join(): OperatorReport");
   });
 
   it("writes enum flags as lists and run-time enums as strings", () => {
@@ -55,7 +55,7 @@ describe("operatorSignature", () => {
       label: "Required",
       params: [{ name: "target", type: "string", required: true }],
     };
-    expect(operatorSignature(made)).toBe("test.required(args: { target: string }): string[]");
+    expect(operatorSignature(made)).toBe("test.required(args: { target: string }): OperatorReport");
   });
 
   it("keeps commas and semicolons out of comments, so only parameter names are read as words", () => {

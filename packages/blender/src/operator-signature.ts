@@ -35,8 +35,9 @@ function isFileBrowserSetting(param: BlenderOperatorParameter): boolean {
  * TypeScript-like call text of an operator with every keyword parameter, its type, default,
  * enum values and range:
  * `mesh.primitive_uv_sphere_add(args?: { segments?: int = 32 /* 3..100000 *\/; …; location?:
- * float[3] = [0, 0, 0] }): string[]`. `args` is the keyword object `dispatch` passes; the result
- * is the operator's result set, such as `["FINISHED"]`. Comments hold no `,` or `;` so that
+ * float[3] = [0, 0, 0] }): OperatorReport`. `args` is the keyword object `dispatch` passes; the result
+ * is the adapter's report of what the operator did (its result set, such as `["FINISHED"]`, and
+ * the data-blocks it created or removed). Comments hold no `,` or `;` so that
  * the catalog's signature scanner reads only the parameter names. The file browser's settings
  * (`filter_*`, `sort_method`…) are counted in a closing comment, not listed.
  */
@@ -44,12 +45,12 @@ export function operatorSignature(operator: BlenderOperator): string {
   const all = operator.params ?? [];
   const params = all.filter((param) => !isFileBrowserSetting(param));
   const hidden = all.length - params.length;
-  if (params.length === 0 && hidden === 0) return `${operator.name}(): string[]`;
+  if (params.length === 0 && hidden === 0) return `${operator.name}(): OperatorReport`;
   const required = params.some((param) => param.required === true);
   const fields = params.map(parameterText);
   const note = `/* +${hidden} file browser settings */`;
   if (hidden > 0) fields.push(`${fields.pop() ?? ""} ${note}`.trim());
-  return `${operator.name}(args${required ? "" : "?"}: { ${fields.join("; ")} }): string[]`;
+  return `${operator.name}(args${required ? "" : "?"}: { ${fields.join("; ")} }): OperatorReport`;
 }
 
 function parameterText(param: BlenderOperatorParameter): string {

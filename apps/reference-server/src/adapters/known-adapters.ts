@@ -1,3 +1,4 @@
+import { type BlenderWindow, createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
 import { createMayaAdapter } from "@dcc/maya";
 
@@ -5,6 +6,8 @@ import { createMayaAdapter } from "@dcc/maya";
 export interface AdapterSettings {
   /** Folder for scene files, for adapters that save scenes. */
   dataDir?: string;
+  /** How Blender runs (`none`: headless, the default; `xvfb`; `display`). */
+  blenderWindow?: BlenderWindow;
 }
 
 /** One DCC the reference server can serve, by the name `--dcc` takes. */
@@ -24,6 +27,20 @@ export const knownAdapters: Readonly<Record<string, KnownAdapter>> = Object.free
     label: "simulated Maya",
     create: (settings: AdapterSettings) =>
       createMayaAdapter(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir }),
+  },
+  blender: {
+    label: "Blender",
+    create: (settings: AdapterSettings) => {
+      if (settings.dataDir === undefined) {
+        throw new TypeError(
+          "The Blender adapter needs a data folder for its files (dataDir, --data-dir)",
+        );
+      }
+      return createBlenderAdapter({
+        dataDir: settings.dataDir,
+        window: settings.blenderWindow ?? "none",
+      });
+    },
   },
 });
 

@@ -12,8 +12,19 @@ describe("parseCliArguments", () => {
       token: undefined,
       dataDir: join(homedir(), ".dcc-reference-server", "scenes"),
       scriptsDir: join(homedir(), ".dcc-reference-server", "scripts"),
+      blenderWindow: "none",
       help: false,
     });
+  });
+
+  it("takes how Blender runs from the flag, then DCC_BLENDER_WINDOW, and refuses other values", () => {
+    expect(parseCliArguments(["--blender-window", "xvfb"], {}, "/w").blenderWindow).toBe("xvfb");
+    expect(parseCliArguments([], { DCC_BLENDER_WINDOW: "display" }, "/w").blenderWindow).toBe(
+      "display",
+    );
+    expect(() => parseCliArguments(["--blender-window", "gui"], {}, "/w")).toThrow(
+      /Invalid Blender window: gui \(expected none, xvfb, display\)/,
+    );
   });
 
   it("reads flags before the environment", () => {

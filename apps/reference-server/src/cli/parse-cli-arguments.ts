@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { BlenderWindow } from "@dcc/blender";
 import { knownAdapters } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
 
@@ -14,8 +15,12 @@ export interface CliConfig {
   dcc: string[] | undefined;
   dataDir: string;
   scriptsDir: string;
+  /** How Blender runs, from `--blender-window` or `DCC_BLENDER_WINDOW`. */
+  blenderWindow: BlenderWindow;
   help: boolean;
 }
+
+const blenderWindows: readonly BlenderWindow[] = ["none", "xvfb", "display"];
 
 /** Usage text for `--help`. */
 export const usage: string = `Usage: dcc-reference-server [options]
@@ -34,6 +39,8 @@ Options:
                     default ~/.dcc-reference-server/scenes)
   --scripts-dir <dir>  Folder for materialized scripts (env DCC_MCP_SCRIPTS_DIR;
                     default ~/.dcc-reference-server/scripts)
+  --blender-window <none|xvfb|display>  How Blender runs (env DCC_BLENDER_WINDOW; default none:
+                    headless; xvfb: its window manager under a virtual display; display: on $DISPLAY)
   -h, --help        Show this help
 `;
 
@@ -44,7 +51,8 @@ export class CliUsageError extends Error {
 
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
- * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`) and then to the
+ * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
+ * `DCC_BLENDER_WINDOW`) and then to the
  * defaults.
  * @throws {CliUsageError} for unknown flags, a bad port, or an unknown or repeated DCC name.
  */
@@ -65,6 +73,7 @@ export function parseCliArguments(
         token: { type: "string" },
         "data-dir": { type: "string" },
         "scripts-dir": { type: "string" },
+        "blender-window": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -101,6 +110,13 @@ export function parseCliArguments(
     (values["scripts-dir"] as string | undefined) ??
     env["DCC_MCP_SCRIPTS_DIR"] ??
     join(homedir(), ".dcc-reference-server", "scripts");
+  const windowText =
+    (values["blender-window"] as string | undefined) ?? env["DCC_BLENDER_WINDOW"] ?? "none";
+  if (!(blenderWindows as readonly string[]).includes(windowText)) {
+    throw new CliUsageError(
+      `Invalid Blender window: ${windowText} (expected ${blenderWindows.join(", ")})`,
+    );
+  }
   return {
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
@@ -109,6 +125,7 @@ export function parseCliArguments(
     dcc,
     dataDir: resolve(cwd, dataDir),
     scriptsDir: resolve(cwd, scriptsDir),
+    blenderWindow: windowText as BlenderWindow,
     help: values["help"] === true,
   };
 }

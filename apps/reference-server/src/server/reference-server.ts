@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { BlenderWindow } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
 import { createDccServer, type DccAdapterRegistration, type DccServer } from "@dcc/mcp-bridge";
 import { selectAdapters } from "../adapters/select-adapters.ts";
@@ -20,8 +21,13 @@ export interface ReferenceServerOptions {
   dcc?: readonly string[];
   /** Adapters to serve instead of `dcc`, e.g. one with extra commands. */
   adapters?: ReadonlyArray<DccAdapter | DccAdapterRegistration>;
-  /** Folder for scene files (`file` rename/save/open). Scene files are disabled without it. */
+  /** Folder for scene files (`file` rename/save/open; .blend files and renders). Maya's scene
+   * files are disabled without it; Blender needs it. */
   dataDir?: string;
+  /** How Blender runs when `dcc` names it: `none` (headless, default), `xvfb` or `display`. */
+  blenderWindow?: BlenderWindow;
+  /** How long an adapter may take to start (Blender launches a process). Default 180 000 ms. */
+  startTimeoutMs?: number;
   /**
    * Folder for materialized scripts: a `dcc_execute` script that only defines a typed `main` is
    * stored there and can be called again with `file_path` + `params`. Disabled without it.
@@ -49,10 +55,15 @@ const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
-  const { dcc, adapters, dataDir, ...rest } = options;
+  const { dcc, adapters, dataDir, blenderWindow, ...rest } = options;
+  const settings = {
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(blenderWindow === undefined ? {} : { blenderWindow }),
+  };
   return createDccServer({
     ...serverInfo,
+    startTimeoutMs: 180_000,
     ...rest,
-    adapters: adapters ?? selectAdapters(dcc, dataDir === undefined ? {} : { dataDir: dataDir }),
+    adapters: adapters ?? selectAdapters(dcc, settings),
   });
 }

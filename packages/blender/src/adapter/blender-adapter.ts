@@ -1,0 +1,193 @@
+import { mkdir, realpath } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { DccApiCatalog } from "@dcc/catalog";
+import { type CommandDefinition, CommandError, type DccAdapter } from "@dcc/executor";
+import { createBlenderCatalog } from "../blender-catalog.ts";
+import type { BlenderCommandRecord } from "../blender-command-record.ts";
+import { blenderDataCommands } from "../blender-data-command.ts";
+import { blenderOperatorData } from "../blender-operator-data.ts";
+import { BlenderCommandError } from "./blender-command-error.ts";
+import { BlenderHost } from "./blender-host.ts";
+import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
+import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
+
+/** Options for {@link createBlenderAdapter}. */
+export interface BlenderAdapterOptions {
+  /**
+   * The data folder: .blend files, renders and exports are read and written only here (relative
+   * paths start here). Created when missing.
+   */
+  dataDir: string;
+  /** The Blender executable. Default: `BLENDER_BIN`, else `blender` on `PATH`. */
+  blenderBin?: string | undefined;
+  /** How Blender runs: `none` (default, `blender -b`), `xvfb` or `display` (see {@link BlenderWindow}). */
+  window?: BlenderWindow | undefined;
+  /** The host's policy; by default everything that runs code or reaches outside is refused. */
+  policy?: BlenderPolicy | undefined;
+  /** Bound on launch-to-ready. Default 120000 ms (a loaded machine starts Blender in seconds). */
+  readyTimeoutMs?: number | undefined;
+  /** Deadline of one command, unless the script's own timeout or cancel ends it first. Default 300000 ms. */
+  callTimeoutMs?: number | undefined;
+  /** How long a command may take to stop after a cancel or its deadline before Blender is ended. Default 2000 ms. */
+  graceMs?: number | undefined;
+  /** Catalog for search; {@link createBlenderCatalog} by default. */
+  catalog?: DccApiCatalog | undefined;
+  /** Sees what Blender writes to stdout and stderr. */
+  onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
+}
+
+/** The Blender adapter, with its process for tests and embedding. */
+export interface BlenderAdapter extends DccAdapter {
+  /** The data folder, absolute (resolved once `start` ran). */
+  readonly dataDir: string;
+  /** The running Blender's process id (`xvfb-run`'s under a virtual display). */
+  readonly pid: number | undefined;
+  /** How many times Blender was launched, restarts included. */
+  readonly launches: number;
+  /** The end of what Blender printed, for diagnosis. */
+  readonly output: string;
+  /** The running Blender's private session folder (its socket and `TMPDIR`). */
+  readonly sessionDir: string | undefined;
+  /** Calls a link method of Blender's start-up script directly (`ping`, `blender.reset`, …). */
+  call(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
+}
+
+/**
+ * An adapter whose host is a real Blender process: launched on `start` (headless by default), its
+ * link served by the Python start-up script that ships in this package, restarted when it dies,
+ * ended on `close`. Every `bpy.ops` operator of the catalog is a command (dispatched by its id
+ * with keyword arguments, under a 3D-view override when it needs one), as are the data commands
+ * (`data.get`, `data.set`, `data.list`, `data.call`, `data.describe`). Blender enforces the
+ * policy: commands that run code or reach outside are refused (`POLICY`), file paths must lie in
+ * the data folder, and a .blend file's scripts never run.
+ */
+export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAdapter {
+  let dataDir = resolve(options.dataDir);
+  let host: BlenderHost | undefined;
+  let catalog = options.catalog;
+  const getCatalog = (): DccApiCatalog => {
+    catalog ??= createBlenderCatalog();
+    return catalog;
+  };
+
+  const call = (
+    command: string,
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ): Promise<unknown> => {
+    if (host === undefined) {
+      const message = `${command} did not run: Blender has not been started`;
+      return Promise.reject(
+        new BlenderCommandError({ command, code: "HOST_GONE", message, completion: "not_started" }),
+      );
+    }
+    return host.call(command, method, params, signal);
+  };
+
+  const operatorCommand = (name: string): CommandDefinition => ({
+    name,
+    ...recordText(getCatalog(), name),
+    handler: async (args, context) => {
+      try {
+        return await call(
+          name,
+          "blender.op",
+          { operator: name, args: keywordArgs(name, args) },
+          context.signal,
+        );
+      } catch (error) {
+        throw withContextHint(getCatalog(), error);
+      }
+    },
+  });
+  const dataCommand = (name: string): CommandDefinition => ({
+    name,
+    ...recordText(getCatalog(), name),
+    handler: (args, context) => call(name, name, keywordArgs(name, args), context.signal),
+  });
+
+  return {
+    dccName: "blender",
+    get dataDir() {
+      return dataDir;
+    },
+    get pid() {
+      return host?.pid;
+    },
+    get launches() {
+      return host?.launches ?? 0;
+    },
+    get output() {
+      return host?.output ?? "";
+    },
+    get sessionDir() {
+      return host?.sessionDir;
+    },
+    async start(context) {
+      await mkdir(dataDir, { recursive: true });
+      dataDir = await realpath(dataDir);
+      const launch = blenderLaunch({
+        blenderBin: options.blenderBin,
+        dataDir,
+        window: options.window ?? "none",
+        policy: options.policy,
+      });
+      host = new BlenderHost({
+        launch,
+        readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
+        callTimeoutMs: options.callTimeoutMs ?? 300_000,
+        graceMs: options.graceMs ?? 2000,
+        onStatus: (status) => context.reportHost(status),
+        onOutput: options.onOutput,
+      });
+      await host.start(context.signal);
+    },
+    commands: () => [
+      ...blenderOperatorData().operators.map((operator) => operatorCommand(operator.name)),
+      ...blenderDataCommands().map((command) => dataCommand(command.name)),
+    ],
+    catalog: getCatalog,
+    instructions: (tools) => blenderInstructions(tools, dataDir),
+    executeDescription: (tools) => blenderExecuteDescription(tools),
+    call: (method, params = {}) => call(method, method, params, new AbortController().signal),
+    async close() {
+      await host?.close();
+    },
+  };
+}
+
+function recordText(
+  catalog: DccApiCatalog,
+  name: string,
+): { signature?: string; description?: string } {
+  const record = catalog.get(name) as BlenderCommandRecord | undefined;
+  if (record === undefined) return {};
+  return { signature: record.signature, description: record.description };
+}
+
+/** A command's arguments: one object of keyword arguments, or nothing. */
+function keywordArgs(command: string, args: unknown): Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (typeof args === "object" && !Array.isArray(args)) return args as Record<string, unknown>;
+  throw new CommandError({
+    command,
+    code: "INVALID_ARGS",
+    message: `${command} takes one object of keyword arguments, e.g. dispatch("${command}", { … }); got ${Array.isArray(args) ? "an array" : typeof args}`,
+  });
+}
+
+/** A `POLL_FAILED` error also says where the catalog found the operator's poll() passes. */
+function withContextHint(catalog: DccApiCatalog, error: unknown): unknown {
+  if (!(error instanceof BlenderCommandError) || error.code !== "POLL_FAILED") return error;
+  const hint = (catalog.get(error.command) as BlenderCommandRecord | undefined)?.context;
+  if (hint === undefined) return error;
+  return new BlenderCommandError({
+    command: error.command,
+    code: error.code,
+    message: `${error.message.replace(/\.$/, "")}; the catalog says: ${hint}.`,
+    data: error.data,
+    completion: error.completion,
+    cause: error.cause,
+  });
+}

@@ -1,0 +1,234 @@
+import type { DccHostStatus } from "@dcc/executor";
+import {
+  DccProcess,
+  type DccProcessOptions,
+  forcefulCall,
+  LinkError,
+  RemoteCallError,
+} from "@dcc/link";
+import { BlenderCommandError } from "./blender-command-error.ts";
+
+/** Options for {@link BlenderHost}. */
+export interface BlenderHostOptions {
+  /** The launch: command, arguments, environment, process group. */
+  launch: Pick<DccProcessOptions, "command" | "args" | "env" | "processGroup">;
+  /** Bound on launch-to-ready. */
+  readyTimeoutMs: number;
+  /** Deadline of one host call, unless the caller's signal ends it first. */
+  callTimeoutMs: number;
+  /** How long Blender may take to stop a call after its deadline or a cancel. */
+  graceMs: number;
+  /** Tells the server when Blender cannot be reached, and when it is back. */
+  onStatus: (status: DccHostStatus) => void;
+  /** Sees what Blender writes. */
+  onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
+}
+
+/** How many unplanned restarts within {@link crashWindowMs} make the host give up for a while. */
+const maxCrashesInWindow = 3;
+const crashWindowMs = 60_000;
+const retryDelaysMs = [5_000, 15_000, 60_000];
+
+/**
+ * One supervised Blender: launched on `start`, restarted when it dies or is ended for a call
+ * that would not stop, and ended on `close`. Calls go through `forcefulCall`, so a call that
+ * outlives its deadline (or is cancelled) and does not stop within the grace period ends the
+ * process. Host failures become {@link BlenderCommandError}s a script can catch.
+ */
+export class BlenderHost {
+  readonly #options: BlenderHostOptions;
+  readonly #process: DccProcess;
+  readonly #crashes: number[] = [];
+  #closed = false;
+  #reviving: Promise<void> | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #unavailable = false;
+  #watched: unknown;
+  #launches = 0;
+
+  constructor(options: BlenderHostOptions) {
+    this.#options = options;
+    this.#process = new DccProcess({
+      ...options.launch,
+      readyTimeoutMs: options.readyTimeoutMs,
+      terminateGraceMs: 5000,
+      link: { callTimeoutMs: options.callTimeoutMs },
+      onOutput: options.onOutput,
+    });
+  }
+
+  /** The running Blender's process id (of `xvfb-run` under a virtual display). */
+  get pid(): number | undefined {
+    return this.#process.pid;
+  }
+
+  /** How many times Blender was started, the first launch included. */
+  get launches(): number {
+    return this.#launches;
+  }
+
+  /** The current Blender's private session folder (socket, `TMPDIR`); removed once it exits. */
+  get sessionDir(): string | undefined {
+    return this.#process.sessionDir;
+  }
+
+  /** The end of what the current (or last) Blender printed. */
+  get output(): string {
+    return this.#process.output;
+  }
+
+  /** Launches Blender; resolves once the link is up. @throws {DccLaunchError} */
+  async start(signal?: AbortSignal): Promise<void> {
+    const abort = (): void => {
+      this.#process.close().catch(() => undefined);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+    try {
+      await this.#launch();
+    } finally {
+      signal?.removeEventListener("abort", abort);
+    }
+  }
+
+  /**
+   * Calls a handler of Blender's link server.
+   * @throws {BlenderCommandError} with the host's code (`POLICY`, `NOT_FOUND`, …) or the link's
+   *   (`HOST_GONE`, `LINK_TIMEOUT`, `CANCELLED`, `HOST_BUSY`).
+   */
+  async call(
+    command: string,
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    if (this.#reviving !== undefined) await this.#reviving.catch(() => undefined);
+    try {
+      return await forcefulCall(this.#process, {
+        method,
+        params,
+        signal,
+        timeoutMs: this.#options.callTimeoutMs,
+        graceMs: this.#options.graceMs,
+      });
+    } catch (error) {
+      throw this.#failure(command, error);
+    }
+  }
+
+  /** Ends Blender and leaves nothing behind. Final. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    await this.#reviving?.catch(() => undefined);
+    await this.#process.close();
+  }
+
+  async #launch(): Promise<void> {
+    this.#launches += 1;
+    await this.#process.start();
+    const link = this.#process.link;
+    if (link !== undefined && link !== this.#watched) {
+      this.#watched = link;
+      link.onDisconnect((disconnect) => {
+        if (disconnect.code === "HOST_GONE" || disconnect.code === "HOST_UNRESPONSIVE") {
+          this.#revive();
+        }
+      });
+    }
+  }
+
+  /** Starts a new Blender after the last one died; idempotent while one is starting. */
+  #revive(): void {
+    if (this.#closed || this.#reviving !== undefined) return;
+    const now = Date.now();
+    this.#crashes.push(now);
+    while ((this.#crashes[0] ?? now) < now - crashWindowMs) this.#crashes.shift();
+    if (this.#crashes.length > maxCrashesInWindow) {
+      this.#giveUp(`Blender exited ${this.#crashes.length} times within a minute`, 0);
+      return;
+    }
+    this.#reviving = (async () => {
+      await this.#process.terminate();
+      await this.#launch();
+    })()
+      .then(
+        () => this.#ready(),
+        (error: unknown) => this.#giveUp(`Blender did not restart: ${text(error)}`, 0),
+      )
+      .finally(() => {
+        this.#reviving = undefined;
+      });
+  }
+
+  #giveUp(reason: string, attempt: number): void {
+    if (this.#closed) return;
+    const delay = retryDelaysMs[Math.min(attempt, retryDelaysMs.length - 1)] ?? 60_000;
+    this.#unavailable = true;
+    this.#options.onStatus({
+      state: "unavailable",
+      reason: `${reason}; trying again in ${Math.round(delay / 1000)} s`,
+    });
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => {
+      if (this.#closed) return;
+      this.#reviving = this.#launch()
+        .then(
+          () => this.#ready(),
+          (error: unknown) => this.#giveUp(`Blender did not restart: ${text(error)}`, attempt + 1),
+        )
+        .finally(() => {
+          this.#reviving = undefined;
+        });
+    }, delay);
+    this.#retryTimer.unref();
+  }
+
+  #ready(): void {
+    if (this.#unavailable && !this.#closed) {
+      this.#unavailable = false;
+      this.#options.onStatus({ state: "ready" });
+    }
+  }
+
+  #failure(command: string, error: unknown): unknown {
+    if (error instanceof RemoteCallError) {
+      return new BlenderCommandError({
+        command,
+        code: error.remoteCode,
+        message: error.remoteMessage,
+        data: error.remoteData,
+        completion: error.completion,
+        cause: error,
+      });
+    }
+    if (!(error instanceof LinkError)) return error;
+    const gone = error.code === "HOST_GONE" || error.hostTerminated;
+    if (gone) this.#revive();
+    const restarted = gone
+      ? this.#closed
+        ? " The server is shutting down."
+        : " Blender is being restarted with its factory start-up scene (unsaved changes are lost); the next command waits for it."
+      : "";
+    const happened =
+      error.completion === "complete"
+        ? ""
+        : error.completion === "not_started"
+          ? " The command did not run."
+          : " Whether the command took effect is unknown.";
+    const what =
+      error.code === "HOST_GONE"
+        ? `Blender exited while ${command} ran or waited.`
+        : `${error.message.replace(/\.$/, "")}.`;
+    return new BlenderCommandError({
+      command,
+      code: error.code === "HOST_UNRESPONSIVE" ? "HOST_GONE" : error.code,
+      message: `${what}${happened}${restarted}`,
+      completion: error.completion,
+      cause: error,
+    });
+  }
+}
+
+function text(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,73 @@
+import { fileURLToPath } from "node:url";
+import type { DccProcessOptions } from "@dcc/link";
+import { findBlender, findExecutable } from "./find-blender.ts";
+
+/**
+ * How Blender runs: `none` (default) is `blender -b`, headless, its start-up script serving the
+ * link in a blocking loop; `xvfb` runs Blender's window manager under a virtual X server
+ * (`xvfb-run`), serving the link from `bpy.app.timers` as the add-on does in an interactive
+ * Blender; `display` does the same on the current `DISPLAY`, for someone watching.
+ */
+export type BlenderWindow = "none" | "xvfb" | "display";
+
+/** The host's policy: what it refuses, configured on the server, never by a tool argument. */
+export interface BlenderPolicy {
+  /**
+   * Rules to lift, by the name a `POLICY` error gives (e.g. `"run-python"`). Default: none, so
+   * every command that runs code or reaches outside Blender is refused.
+   */
+  allow?: readonly string[] | undefined;
+}
+
+/** What {@link blenderLaunch} builds a launch from. */
+export interface BlenderLaunchSettings {
+  /** Executable override (see `findBlender`). */
+  blenderBin?: string | undefined;
+  /** The data folder, absolute and existing. */
+  dataDir: string;
+  /** How Blender runs. */
+  window: BlenderWindow;
+  /** The host's policy. */
+  policy?: BlenderPolicy | undefined;
+  /** The environment to find executables in. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/** Absolute path of the start-up script Blender runs (beside `src/` and `dist/`). */
+export function blenderStartupScript(): string {
+  return fileURLToPath(new URL("../../python/dcc_blender/startup.py", import.meta.url));
+}
+
+/**
+ * The command, arguments and environment of one Blender launch. The start-up file is the
+ * factory one and auto-run scripts are off (`--disable-autoexec`), so a user's preferences or a
+ * .blend file's scripts never run.
+ * @throws {BlenderNotFoundError} when Blender (or `xvfb-run` for `xvfb`) is missing.
+ */
+export function blenderLaunch(
+  settings: BlenderLaunchSettings,
+): Pick<DccProcessOptions, "command" | "args" | "env" | "processGroup"> {
+  const blender = findBlender({ blenderBin: settings.blenderBin, env: settings.env });
+  const common = ["--factory-startup", "--disable-autoexec", "--python-exit-code", "1"];
+  const script = ["--python", blenderStartupScript()];
+  const env = {
+    DCC_BLENDER_DATA_DIR: settings.dataDir,
+    DCC_BLENDER_POLICY: JSON.stringify({ allow: [...(settings.policy?.allow ?? [])] }),
+    DCC_BLENDER_LOOP: settings.window === "none" ? "blocking" : "pump",
+  };
+  if (settings.window === "none") {
+    return { command: blender, args: ["-b", ...common, ...script], env, processGroup: false };
+  }
+  const gui = [...common, "-noaudio", ...script];
+  if (settings.window === "display") {
+    return { command: blender, args: gui, env, processGroup: false };
+  }
+  const xvfbRun = findExecutable("xvfb-run", settings.env ?? process.env, "xvfb-run");
+  return {
+    command: xvfbRun,
+    args: ["-a", "-s", "-screen 0 1280x720x24", blender, ...gui],
+    env,
+    // xvfb-run's X server would outlive it: the whole group is ended.
+    processGroup: true,
+  };
+}

@@ -1,0 +1,29 @@
+import type { DccToolNames } from "@dcc/executor";
+
+const report =
+  "An operator returns a report of what it did: { result, created, removed, selected, active, mode } " +
+  '(result is Blender\'s set, e.g. ["FINISHED"]; created and removed list data-blocks as { type, name, path }; ' +
+  "selected and active name objects after the call).";
+
+/** The server instructions of the Blender adapter. */
+export function blenderInstructions(tools: DccToolNames, dataDir: string): string {
+  return [
+    `Drives a real Blender. Find commands with ${tools.search}, then run JavaScript with ${tools.execute} that calls them with dispatch(name, args).`,
+    'Operators go by their bpy.ops id with one object of keyword arguments: dispatch("mesh.primitive_uv_sphere_add", { radius: 1, location: [2, 0, 0] }). Operators that need a 3D view get one.',
+    report,
+    'Data commands read and change what operators cannot: dispatch("data.get", { path: \'objects["Cube"].location\' }), data.set, data.list, data.call (RNA functions such as objects["Cube"].modifiers.new), data.describe. Paths start at bpy.data unless they start with context.; pass data-blocks as { "$path": \'objects["Cube"]\' }.',
+    `Files (.blend, renders, exports) are read and written only inside the data folder ${dataDir}; relative paths start there. Commands that run Python, open URLs, change preferences or install add-ons are refused with code POLICY.`,
+    "Errors thrown by dispatch carry a code (POLICY, NOT_FOUND, POLL_FAILED, INVALID_ARGS, HOST_GONE, ...). HOST_GONE means Blender exited and was restarted with its factory start-up scene.",
+    "render.render with animation: true renders frame by frame (a cancel stops between frames) and lists the files written.",
+  ].join("\n");
+}
+
+/** The execute tool's description for Blender. */
+export function blenderExecuteDescription(tools: DccToolNames): string {
+  return [
+    "Run JavaScript in a sandbox that drives Blender; only the script's return value comes back.",
+    `Call commands found with ${tools.search} through dispatch(name, args): operators by bpy.ops id (dispatch("object.select_all", { action: "SELECT" })), data commands by name (dispatch("data.list", { collection: "objects" })).`,
+    report,
+    "A failing command throws an error with a code; catch it to go on.",
+  ].join(" ");
+}

@@ -1,0 +1,175 @@
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
+import {
+  type BlenderSession,
+  outputOf,
+  processAlive,
+  startBlenderSession,
+} from "./support/blender-session.ts";
+
+describeWithBlender("the Blender adapter, headless", () => {
+  let session: BlenderSession;
+  beforeAll(async () => {
+    assertBlender();
+    session = await startBlenderSession();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it("runs the seed's agent pattern and reports what each operator created", async () => {
+    const result = await session.run(`
+      const reports = [];
+      for (let i = 0; i < 5; i++) reports.push(dispatch("mesh.primitive_uv_sphere_add", { location: [i, 0, 0] }));
+      return { created: reports.map((r) => r.created.filter((c) => c.type === "Object").map((c) => c.name)),
+               result: reports[0].result, active: reports[4].active,
+               location: dispatch("data.get", { path: 'objects["Sphere.004"].location' }) };`);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        created: [["Sphere"], ["Sphere.001"], ["Sphere.002"], ["Sphere.003"], ["Sphere.004"]],
+        result: ["FINISHED"],
+        active: "Sphere.004",
+        location: [4, 0, 0],
+      },
+    });
+  });
+
+  it("reads, writes, lists and calls through the data API", async () => {
+    const result = await session.run(`
+      dispatch("data.set", { path: 'objects["Cube"].location', value: [1, 2, 3] });
+      const material = dispatch("data.call", { path: "materials.new", args: ["Red"] });
+      const modifier = dispatch("data.call", { path: 'objects["Cube"].modifiers.new', kwargs: { name: "Subdivision", type: "SUBSURF" } });
+      return {
+        location: dispatch("data.get", { path: 'objects["Cube"].location' }),
+        material, modifier: modifier.type,
+        cameras: dispatch("data.list", { collection: "objects", options: { type: "CAMERA" } }).map((o) => o.name),
+        described: dispatch("data.describe", { type: "Object" }).properties.some((p) => p.name === "location"),
+      };`);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        location: [1, 2, 3],
+        material: { type: "Material", name: "Red" },
+        modifier: "SubsurfModifier",
+        cameras: ["Camera"],
+        described: true,
+      },
+    });
+  });
+
+  it("gives scripts catchable errors with Blender's codes", async () => {
+    const result = await session.run(`
+      const codes = {};
+      const attempt = (name, command, args) => { try { dispatch(command, args); codes[name] = "ran"; } catch (e) { codes[name] = e.code; } };
+      attempt("unknownObject", "data.get", { path: 'objects["Nope"].location' });
+      attempt("badPath", "data.get", { path: 'objects[' });
+      attempt("badKeyword", "mesh.primitive_cube_add", { sizee: 2 });
+      attempt("editModeOnly", "mesh.subdivide", {});
+      attempt("notAnObject", "mesh.primitive_cube_add", [1, 2]);
+      return codes;`);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        unknownObject: "NOT_FOUND",
+        badPath: "INVALID_PATH",
+        badKeyword: "INVALID_ARGS",
+        editModeOnly: "POLL_FAILED",
+        notAnObject: "INVALID_ARGS",
+      },
+    });
+  });
+
+  it("names the mode an operator needs when its poll fails", async () => {
+    const result = await session.run(
+      `try { dispatch("mesh.subdivide", {}); } catch (e) { return e.message; }`,
+    );
+    expect(result).toMatchObject({ success: true, output: expect.stringContaining("Edit Mode") });
+  });
+
+  it("refuses commands that run code or reach outside, naming the rule", async () => {
+    writeFileSync(join(session.dataDir, "evil.py"), "open('/tmp/pwned', 'w').write('x')\n");
+    const result = await session.run(`
+      const refused = {};
+      const attempt = (command, args) => { try { dispatch(command, args); refused[command] = "ran"; } catch (e) { refused[command] = e.code + ": " + e.message; } };
+      attempt("script.python_file_run", { filepath: "evil.py" });
+      attempt("wm.url_open", { url: "https://example.com" });
+      attempt("preferences.addon_install", { filepath: "evil.py" });
+      attempt("wm.quit_blender", {});
+      attempt("wm.save_as_mainfile", { filepath: "/tmp/outside.blend" });
+      attempt("wm.save_as_mainfile", { filepath: "../escape.blend" });
+      return refused;`);
+    expect(result.success).toBe(true);
+    const refused = outputOf<Record<string, string>>(result);
+    for (const [command, outcome] of Object.entries(refused)) {
+      expect(outcome, command).toMatch(/^POLICY: /);
+    }
+    expect(refused["wm.save_as_mainfile"]).toMatch(/outside|data folder/);
+    expect(existsSync("/tmp/outside.blend")).toBe(false);
+  });
+
+  it("saves inside the data folder, relative paths from there", async () => {
+    const result = await session.run(
+      `return dispatch("wm.save_as_mainfile", { filepath: "saved.blend" }).result;`,
+    );
+    expect(result).toMatchObject({ success: true, output: ["FINISHED"] });
+    expect(existsSync(join(session.dataDir, "saved.blend"))).toBe(true);
+  });
+
+  it("renders an animation frame by frame into the data folder and lists the files", async () => {
+    const result = await session.run(`
+      dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "BLENDER_WORKBENCH" });
+      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_x', value: 32 });
+      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_y', value: 32 });
+      dispatch("data.set", { path: 'scenes["Scene"].frame_start', value: 1 });
+      dispatch("data.set", { path: 'scenes["Scene"].frame_end', value: 3 });
+      return dispatch("render.render", { animation: true });`);
+    expect(result).toMatchObject({ success: true, output: { frames: [1, 2, 3] } });
+    const files = outputOf<{ files: string[] }>(result).files;
+    expect(files).toHaveLength(3);
+    for (const file of files) expect(existsSync(join(session.dataDir, file)), file).toBe(true);
+  });
+
+  it("stops a long render between frames when the script is cancelled, and stays up", async () => {
+    const pid = session.adapter.pid;
+    const controller = new AbortController();
+    const running = session.run(
+      `dispatch("data.set", { path: 'scenes["Scene"].frame_end', value: 2000 });
+       return dispatch("render.render", { animation: true });`,
+      { signal: controller.signal },
+    );
+    const renders = join(session.dataDir, "renders");
+    const before = existsSync(renders) ? readdirSync(renders).length : 0;
+    const deadline = Date.now() + 120_000;
+    while (
+      (existsSync(renders) ? readdirSync(renders).length : 0) < before + 2 &&
+      Date.now() < deadline
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    controller.abort("enough");
+    expect(await running).toMatchObject({ success: false, errorCode: "CANCELLED" });
+    const written = readdirSync(renders).length - before;
+    expect(written).toBeGreaterThanOrEqual(2);
+    expect(written).toBeLessThan(2000);
+    expect(session.adapter.pid).toBe(pid);
+    expect(processAlive(pid as number)).toBe(true);
+    // The render stops at its next frame; until then the host answers HOST_BUSY.
+    let after = await session.run(
+      `return dispatch("data.get", { path: 'scenes["Scene"].frame_end' });`,
+    );
+    for (
+      let tries = 0;
+      !after.success && after.error.includes("HOST_BUSY") && tries < 600;
+      tries++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await session.run(
+        `return dispatch("data.get", { path: 'scenes["Scene"].frame_end' });`,
+      );
+    }
+    expect(after).toMatchObject({ success: true, output: 2000 });
+  });
+});

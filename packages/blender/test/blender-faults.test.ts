@@ -1,0 +1,198 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BlenderNotFoundError, createBlenderAdapter } from "../src/index.ts";
+import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
+import {
+  type BlenderSession,
+  outputOf,
+  processAlive,
+  processesOf,
+  startBlenderSession,
+  waitFor,
+} from "./support/blender-session.ts";
+
+describe("a missing Blender", () => {
+  it("refuses to start, naming where it looked and how to install Blender", async () => {
+    const adapter = createBlenderAdapter({
+      dataDir: mkdtempSync(join(tmpdir(), "dcc-blender-data-")),
+      blenderBin: "/nonexistent/blender",
+    });
+    const started = adapter.start?.({ signal: new AbortController().signal, reportHost: () => {} });
+    await expect(started).rejects.toBeInstanceOf(BlenderNotFoundError);
+    await expect(started).rejects.toThrow(/\/nonexistent\/blender.*apt-get install -y blender/);
+    await adapter.close?.();
+    rmSync(adapter.dataDir, { recursive: true, force: true });
+  });
+
+  it("looks on PATH when no executable is named", async () => {
+    const adapter = createBlenderAdapter({
+      dataDir: mkdtempSync(join(tmpdir(), "dcc-blender-data-")),
+    });
+    const path = process.env["PATH"];
+    const bin = process.env["BLENDER_BIN"];
+    process.env["PATH"] = "/nonexistent-a:/nonexistent-b";
+    delete process.env["BLENDER_BIN"];
+    try {
+      await expect(
+        adapter.start?.({ signal: new AbortController().signal, reportHost: () => {} }),
+      ).rejects.toThrow(/\/nonexistent-a\/blender, \/nonexistent-b\/blender/);
+    } finally {
+      process.env["PATH"] = path;
+      if (bin !== undefined) process.env["BLENDER_BIN"] = bin;
+    }
+    rmSync(adapter.dataDir, { recursive: true, force: true });
+  });
+});
+
+describeWithBlender("Blender killed mid-script", () => {
+  let session: BlenderSession;
+  beforeAll(async () => {
+    assertBlender();
+    session = await startBlenderSession();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it("throws a catchable HOST_GONE, restarts Blender with its start-up scene, and serves the next call", async () => {
+    const first = session.adapter.pid as number;
+    let cubes = 0;
+    const running = session.run(
+      `
+      for (let i = 0; i < 100000; i++) {
+        try { dispatch("mesh.primitive_cube_add", { location: [i, 0, 0] }); console.log("cube", i); }
+        catch (e) {
+          return { code: e.code, message: e.message, cubes: i,
+                   after: dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort() };
+        }
+      }
+      return "never interrupted";`,
+      { onLog: () => void cubes++ },
+    );
+    // Any moment in the loop will do: it would run for many minutes.
+    await waitFor("a few cubes", () => cubes >= 3, 120_000);
+    process.kill(first, "SIGKILL");
+    const result = await running;
+    expect(result).toMatchObject({
+      success: true,
+      output: { code: "HOST_GONE", after: ["Camera", "Cube", "Light"] },
+    });
+    const message = outputOf<{ message: string }>(result).message;
+    expect(message).toMatch(/Blender exited/);
+    expect(message).toMatch(/restarted with its factory start-up scene/);
+    expect(session.adapter.pid).not.toBe(first);
+    expect(session.adapter.launches).toBe(2);
+    expect(
+      await session.run(`return dispatch("mesh.primitive_cube_add", {}).result;`),
+    ).toMatchObject({
+      success: true,
+      output: ["FINISHED"],
+    });
+  });
+
+  it("restarts a Blender that dies between scripts", async () => {
+    const pid = session.adapter.pid as number;
+    const launches = session.adapter.launches;
+    process.kill(pid, "SIGKILL");
+    await waitFor(
+      "a new Blender",
+      () => session.adapter.launches === launches + 1 && session.adapter.pid !== pid,
+      120_000,
+    );
+    expect(
+      await session.run(`return dispatch("data.list", { collection: "objects" }).length;`),
+    ).toMatchObject({
+      success: true,
+      output: 3,
+    });
+  });
+});
+
+describeWithBlender("a host call that never returns", () => {
+  let session: BlenderSession;
+  beforeAll(async () => {
+    assertBlender();
+    // Only this test lifts the rule, to get a call Blender cannot interrupt.
+    session = await startBlenderSession({
+      policy: { allow: ["run-python"] },
+      callTimeoutMs: 5000,
+      graceMs: 1000,
+    });
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it("is ended by its deadline: Blender is ended and restarted, the script told so", async () => {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(session.dataDir, "hang.py"), "import time\ntime.sleep(3600)\n");
+    const first = session.adapter.pid as number;
+    const result = await session.run(`
+      try { dispatch("script.python_file_run", { filepath: "hang.py" }); return "returned"; }
+      catch (e) { return { code: e.code, message: e.message }; }`);
+    expect(result).toMatchObject({ success: true, output: { code: "LINK_TIMEOUT" } });
+    expect(outputOf<{ message: string }>(result).message).toMatch(
+      /terminated.*restarted with its factory start-up scene/s,
+    );
+    await waitFor("the old Blender to exit", () => !processAlive(first), 60_000);
+    expect(
+      await session.run(`return dispatch("data.list", { collection: "objects" }).length;`),
+    ).toMatchObject({
+      success: true,
+      output: 3,
+    });
+  });
+});
+
+const parentScript = fileURLToPath(new URL("./fixtures/blender-parent.ts", import.meta.url));
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+describeWithBlender("leftovers", () => {
+  const leftovers: number[] = [];
+  beforeAll(() => assertBlender());
+  afterEach(() => {
+    for (const pid of leftovers.splice(0)) if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  });
+
+  it("close() leaves no Blender, socket or folder", async () => {
+    const session = await startBlenderSession();
+    const sessionDir = session.adapter.sessionDir as string;
+    const pid = session.adapter.pid as number;
+    expect(existsSync(sessionDir)).toBe(true);
+    await session.close();
+    expect(processAlive(pid)).toBe(false);
+    expect(existsSync(sessionDir)).toBe(false);
+    expect(processesOf(sessionDir)).toEqual([]);
+  });
+
+  it.each(["none", "xvfb"] as const)(
+    "a SIGKILLed server leaves no Blender or folder (window: %s)",
+    async (window) => {
+      const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
+      const parent = spawn(
+        process.execPath,
+        ["--conditions=@dcc/source", "--import", "tsx", parentScript, dataDir, window],
+        { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] },
+      );
+      leftovers.push(parent.pid as number);
+      let text = "";
+      parent.stdout?.setEncoding("utf8");
+      for await (const chunk of parent.stdout as AsyncIterable<string>) {
+        text += chunk;
+        if (text.includes("\n")) break;
+      }
+      const { sessionDir } = JSON.parse(text) as { pid: number; sessionDir: string };
+      const hosts = processesOf(sessionDir);
+      leftovers.push(...hosts);
+      expect(hosts.length).toBeGreaterThan(0);
+      parent.kill("SIGKILL");
+      await waitFor("Blender to exit", () => processesOf(sessionDir).length === 0, 60_000);
+      await waitFor("its folder to go", () => !existsSync(sessionDir), 60_000);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  );
+});

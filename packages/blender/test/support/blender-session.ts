@@ -1,0 +1,103 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createAdapterExecutor,
+  type DccApiExecutor,
+  type DccHostStatus,
+  type ExecuteOptions,
+} from "@dcc/executor";
+import {
+  type BlenderAdapter,
+  type BlenderAdapterOptions,
+  createBlenderAdapter,
+} from "../../src/index.ts";
+
+/** A started Blender adapter, its executor and its data folder; `close()` ends all three. */
+export interface BlenderSession {
+  adapter: BlenderAdapter;
+  executor: DccApiExecutor;
+  dataDir: string;
+  statuses: DccHostStatus[];
+  /** Runs a script with a generous timeout (the machine may be loaded). */
+  run(code: string, options?: ExecuteOptions): ReturnType<DccApiExecutor["execute"]>;
+  close(): Promise<void>;
+}
+
+/** Launches a Blender adapter on a fresh data folder. */
+export async function startBlenderSession(
+  options: Partial<BlenderAdapterOptions> = {},
+): Promise<BlenderSession> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
+  const adapter = createBlenderAdapter({ ...options, dataDir });
+  const statuses: DccHostStatus[] = [];
+  try {
+    await adapter.start?.({
+      signal: AbortSignal.timeout(180_000),
+      reportHost: (status) => statuses.push(status),
+    });
+  } catch (error) {
+    await adapter.close?.();
+    if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const executor = createAdapterExecutor(adapter, { limits: { maxTimeoutSecs: 300 } });
+  return {
+    adapter,
+    executor,
+    dataDir: adapter.dataDir,
+    statuses,
+    run: (code, runOptions = {}) =>
+      executor.execute(code, { timeoutSecs: runOptions.timeoutSecs ?? 120, ...runOptions }),
+    async close() {
+      await executor.close();
+      await adapter.close?.();
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves once `check()` is true; rejects with `what` after `timeoutMs`. */
+export async function waitFor(
+  what: string,
+  check: () => boolean,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Whether a process with this id exists. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Ids of live processes whose environment names `sessionDir` (a Blender and its wrappers). */
+export function processesOf(sessionDir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(sessionDir))
+        found.push(Number(entry));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** The output of a script that must have succeeded, typed as the test expects it. */
+export function outputOf<T>(result: Awaited<ReturnType<DccApiExecutor["execute"]>>): T {
+  if (!result.success) throw new Error(`the script failed: ${result.errorCode}: ${result.error}`);
+  return result.output as T;
+}
