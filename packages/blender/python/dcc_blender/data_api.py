@@ -28,6 +28,8 @@ CONTEXT_MEMBERS = frozenset(
     selected_editable_bones selected_pose_bones tool_settings""".split()
 )
 # Structs nobody reaches through the data API (key maps, clipboard, window handlers).
+# Methods every bpy_struct has that are not RNA functions, and data.call may call.
+STRUCT_METHODS = ("keyframe_insert", "keyframe_delete", "driver_add", "driver_remove")
 REFUSED_TYPES = ("WindowManager", "Preferences", "KeyConfigurations", "Window")
 
 
@@ -395,8 +397,12 @@ def data_call(params: dict, call, policy) -> Any:
     rna = _rna_of(owner)
     _, functions = _members(rna)
     function = functions.get(last.value) if functions else None
+    if function is None and last.value in STRUCT_METHODS and isinstance(owner, bpy.types.bpy_struct):
+        return _call_struct_method(owner, last.value, args, kwargs, label, policy)
     if function is None:
         names = [f.identifier for f in functions] if functions else []
+        if isinstance(owner, bpy.types.bpy_struct):
+            names += list(STRUCT_METHODS)
         kind = rna.identifier if rna is not None else type(owner).__name__
         raise HandlerError(
             NOT_FOUND, f"{holder.text} ({kind}) has no function {last.value!r}{_close(last.value, names)}"
@@ -423,6 +429,17 @@ def data_call(params: dict, call, policy) -> Any:
     _call_rules(policy, owner, rna, last.value, given, label)
     try:
         result = getattr(owner, last.value)(*call_args, **call_kwargs)
+    except (TypeError, ValueError, RuntimeError, KeyError) as error:
+        raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
+    return to_json(result, 1)
+
+
+def _call_struct_method(owner, name: str, args, kwargs, label: str, policy) -> Any:
+    resolve = lambda text: resolve_text(text, policy)  # noqa: E731
+    call_args = [from_json(value, None, resolve) for value in args]
+    call_kwargs = {key: from_json(value, None, resolve) for key, value in kwargs.items()}
+    try:
+        result = getattr(owner, name)(*call_args, **call_kwargs)
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
     return to_json(result, 1)
@@ -486,6 +503,13 @@ def describe_rna(rna, path: Optional[str] = None) -> dict:
         "properties": [_describe_prop(p) for p in rna.properties if p.identifier != "rna_type"],
         "functions": [_signature(f) for f in rna.functions],
     }
+    if rna.identifier not in ("BlendData",) and not rna.identifier.startswith("BlendData"):
+        out["functions"] += [
+            "keyframe_insert(data_path: string, index?: int, frame?: float, group?: string, options?: enum) -> boolean",
+            "keyframe_delete(data_path: string, index?: int, frame?: float, group?: string) -> boolean",
+            "driver_add(path: string, index?: int) -> FCurve",
+            "driver_remove(path: string, index?: int) -> boolean",
+        ]
     if rna.base is not None:
         out["base"] = rna.base.identifier
     if path is not None:

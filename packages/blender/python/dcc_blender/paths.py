@@ -1,4 +1,4 @@
-"""Data paths such as ``objects["Cube"].location`` parsed without ``eval`` (no bpy needed).
+r"""Data paths such as ``objects["Cube"].location`` parsed without ``eval`` (no bpy needed).
 
 Grammar::
 

@@ -63,6 +63,18 @@ def _checked_output(policy, scene, frame: int) -> str:
     return path
 
 
+def _still_path(scene) -> str:
+    # A still (not an animation) is written without frame digits unless the path has '#'.
+    frame = scene.frame_current
+    path = bpy.path.abspath(scene.render.filepath)
+    if "#" in os.path.basename(path):
+        return scene.render.frame_path(frame=frame)
+    extension = scene.render.file_extension
+    if scene.render.use_file_extension and not path.lower().endswith(extension.lower()):
+        path += extension
+    return path
+
+
 def _run(function, args):
     try:
         return function(**args)
@@ -78,7 +90,8 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
     scene = _scene(args)
     if not args.get("animation"):
         if args.get("write_still"):
-            path = _checked_output(policy, scene, scene.frame_current)
+            _checked_output(policy, scene, scene.frame_current)
+            path = _still_path(scene)
             result = _run(function, args)
             files = [policy.relative(path)] if os.path.exists(path) else []
             return {"result": sorted(result), "frames": [scene.frame_current], "files": files}
@@ -98,13 +111,19 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
     still["animation"] = False
     still["write_still"] = True
     original = scene.frame_current
+    original_path = scene.render.filepath
     done, files = [], []
     try:
         for frame in frames:
             checkpoint()
             scene.frame_set(frame)
             path = _checked_output(policy, scene, frame)
-            result = _run(function, still)
+            # A still is written without frame digits: name each frame as an animation would.
+            scene.render.filepath = path
+            try:
+                result = _run(function, still)
+            finally:
+                scene.render.filepath = original_path
             if "FINISHED" not in result:
                 return {"result": sorted(result), "frames": done, "files": files}
             done.append(frame)

@@ -70,7 +70,11 @@ def main() -> None:
     policy = _policy()
     prepare(policy)
     dispatcher = build_dispatcher(policy)
-    pump = "--ui" in _arguments() or os.environ.get("DCC_BLENDER_LOOP") == "pump"
+    pump = (
+        "--ui" in _arguments()
+        or os.environ.get("DCC_BLENDER_LOOP") == "pump"
+        or not bpy.app.background
+    )
     if pump:
         if bpy.app.background:
             sys.stderr.write("dcc_blender: the pump loop needs Blender with a window (no -b): timers never fire under -b\n")
