@@ -132,3 +132,11 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
     finally:
         scene.frame_set(original)
     return {"result": ["FINISHED"], "frames": done, "files": files}
+
+
+def remove_load_handler() -> None:
+    """Removes the handler ``install_load_handler`` added (add-on unregister)."""
+    handlers = bpy.app.handlers.load_post
+    for existing in list(handlers):
+        if getattr(existing, "__name__", "") == "dcc_blender_confine_outputs":
+            handlers.remove(existing)
