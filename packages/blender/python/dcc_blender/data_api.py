@@ -1,0 +1,556 @@
+"""The data commands: ``data.get``, ``data.set``, ``data.list``, ``data.call``, ``data.describe``
+(see ``src/data/data-commands.json``). Paths are parsed by ``paths`` and walked through RNA
+only: properties and functions listed by ``bl_rna``, collection items by name or index."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, List, Optional
+
+import bpy
+from dcc_link import HandlerError
+
+from . import policy as policy_module
+from .paths import DataPath, PathSyntaxError, Step, format_path, parse_path
+from .values import from_json, ref, to_json
+
+INVALID_PATH = "INVALID_PATH"
+NOT_FOUND = "NOT_FOUND"
+READ_ONLY = "READ_ONLY"
+INVALID_VALUE = "INVALID_VALUE"
+
+# The context members a path may start with (context.<member>): what scripts commonly read.
+CONTEXT_MEMBERS = frozenset(
+    """active_object object edit_object selected_objects selected_editable_objects
+    visible_objects selectable_objects objects_in_mode scene view_layer mode collection
+    layer_collection active_material material world active_bone active_pose_bone selected_bones
+    selected_editable_bones selected_pose_bones tool_settings""".split()
+)
+# Structs nobody reaches through the data API (key maps, clipboard, window handlers).
+# Methods every bpy_struct has that are not RNA functions, and data.call may call.
+STRUCT_METHODS = ("keyframe_insert", "keyframe_delete", "driver_add", "driver_remove")
+REFUSED_TYPES = ("WindowManager", "Preferences", "KeyConfigurations", "Window")
+
+
+@dataclass
+class Resolved:
+    """A walked path: the value, the struct or collection it was read from, and the RNA
+    property (or function) definition of its last attribute step."""
+
+    value: Any
+    parent: Any
+    step: Optional[Step]
+    prop: Any
+    text: str
+
+
+def _close(name: str, names) -> str:
+    names = [n for n in names if isinstance(n, str)]
+    close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
+    if close:
+        return "; close: " + ", ".join(close)
+    if names:
+        shown = ", ".join(sorted(names)[:12])
+        more = "" if len(names) <= 12 else f", ... ({len(names)} in all)"
+        return f"; available: {shown}{more}"
+    return ""
+
+
+def _parse(text: Any) -> DataPath:
+    if not isinstance(text, str) or not text:
+        raise HandlerError(INVALID_PATH, f"a path must be a non-empty string, not {text!r}")
+    try:
+        return parse_path(text)
+    except PathSyntaxError as error:
+        raise HandlerError(INVALID_PATH, error.message, {"position": error.position}) from None
+
+
+def _rna_of(value):
+    try:
+        return value.bl_rna
+    except AttributeError:
+        return None
+
+
+def _members(rna):
+    if rna is None:
+        return {}, {}
+    return rna.properties, rna.functions
+
+
+def _guard_type(value, text: str, policy) -> None:
+    rna = _rna_of(value) if isinstance(value, (bpy.types.bpy_struct,)) else None
+    if rna is not None and rna.identifier in REFUSED_TYPES:
+        rule = policy_module.WINDOW_MANAGER_RULE
+        if not policy.lifted(rule):
+            raise HandlerError(
+                "POLICY",
+                f"{text} is refused by the host's policy (rule {rule!r}: {rna.identifier} holds "
+                f"key maps, the clipboard and window handlers)",
+                {"rule": rule},
+            )
+
+
+def _attr(cur, name: str, so_far: str, allow_function: bool):
+    """(value, definition) of ``cur.name`` where ``name`` is an RNA property or function."""
+    rna = _rna_of(cur)
+    props, functions = _members(rna)
+    prop = props.get(name) if props else None
+    if prop is not None:
+        try:
+            return getattr(cur, name), prop
+        except AttributeError as error:
+            raise HandlerError(NOT_FOUND, f"{so_far}.{name}: {error}") from None
+    function = functions.get(name) if functions else None
+    if function is not None:
+        if not allow_function:
+            raise HandlerError(
+                INVALID_VALUE, f"{so_far}.{name} is a function: call it with data.call"
+            )
+        return getattr(cur, name), function
+    kind = rna.identifier if rna is not None else type(cur).__name__
+    names = [p.identifier for p in props] + [f.identifier for f in functions] if rna else []
+    raise HandlerError(
+        NOT_FOUND, f"{so_far} ({kind}) has no property or function {name!r}{_close(name, names)}"
+    )
+
+
+def _key(cur, key: str, so_far: str):
+    if isinstance(cur, bpy.types.bpy_prop_collection):
+        item = cur.get(key)
+        if item is None:
+            raise HandlerError(
+                NOT_FOUND, f"{so_far} has no item named {key!r}{_close(key, cur.keys())}"
+            )
+        return item
+    if isinstance(cur, bpy.types.bpy_struct):
+        try:
+            keys = list(cur.keys())
+        except TypeError:
+            keys = None
+        if keys is None:
+            raise HandlerError(NOT_FOUND, f"{so_far} has no custom properties")
+        if key not in keys:
+            raise HandlerError(
+                NOT_FOUND, f"{so_far} has no custom property {key!r}{_close(key, keys)}"
+            )
+        return cur[key]
+    raise HandlerError(NOT_FOUND, f"{so_far} is not a collection: it has no item {key!r}")
+
+
+def _index(cur, index: int, so_far: str):
+    try:
+        length = len(cur)
+    except TypeError:
+        raise HandlerError(NOT_FOUND, f"{so_far} is not a collection or array") from None
+    if isinstance(cur, (str, bytes)):
+        raise HandlerError(NOT_FOUND, f"{so_far} is a string, not a collection or array")
+    if not -length <= index < length:
+        raise HandlerError(NOT_FOUND, f"{so_far}[{index}] is out of range: it has {length} items")
+    return cur[index]
+
+
+def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional[int] = None) -> Resolved:
+    """Walks ``path`` (its first ``upto`` steps) from bpy.data or bpy.context."""
+    steps = path.steps if upto is None else path.steps[:upto]
+    if path.root == "context":
+        first = steps[0].value
+        if first not in CONTEXT_MEMBERS:
+            raise HandlerError(
+                NOT_FOUND,
+                f"context.{first} is not available; context members: {', '.join(sorted(CONTEXT_MEMBERS))}",
+            )
+        cur, prop, parent = getattr(bpy.context, first, None), None, bpy.context
+    else:
+        first = steps[0].value
+        data_props = bpy.data.bl_rna.properties
+        if first not in data_props.keys():
+            names = [p.identifier for p in data_props if p.type == "COLLECTION"]
+            raise HandlerError(
+                NOT_FOUND, f"bpy.data has no collection {first!r}{_close(first, names)}"
+            )
+        if first == "window_managers" and not policy.lifted(policy_module.WINDOW_MANAGER_RULE):
+            rule = policy_module.WINDOW_MANAGER_RULE
+            raise HandlerError(
+                "POLICY",
+                f"window_managers is refused by the host's policy (rule {rule!r}: it holds key "
+                f"maps, the clipboard and window handlers)",
+                {"rule": rule},
+            )
+        cur, prop, parent = getattr(bpy.data, first), data_props[first], bpy.data
+    done = [steps[0]]
+    last = steps[0]
+    for index, step in enumerate(steps[1:], start=1):
+        so_far = format_path(path.root, done)
+        if cur is None:
+            raise HandlerError(NOT_FOUND, f"{so_far} is None: it has no {step.text().lstrip('.')}")
+        parent = cur
+        is_last = index == len(steps) - 1
+        if step.kind == "attr":
+            cur, prop = _attr(cur, step.value, so_far, allow_function and is_last)
+        elif step.kind == "key":
+            cur, prop = _key(cur, step.value, so_far), None
+        else:
+            cur, prop = _index(cur, step.value, so_far), prop
+        done.append(step)
+        last = step
+        _guard_type(cur, format_path(path.root, done), policy)
+    return Resolved(cur, parent, last, prop, format_path(path.root, done))
+
+
+def resolve_text(text: str, policy) -> Any:
+    """The value at a path (for ``{"$path": ...}`` arguments)."""
+    return walk(_parse(text), policy).value
+
+
+def _depth(options) -> int:
+    depth = (options or {}).get("depth", 1)
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise HandlerError(INVALID_VALUE, f"options.depth must be a non-negative integer, not {depth!r}")
+    return depth
+
+
+def _options(params) -> dict:
+    options = params.get("options") or {}
+    if not isinstance(options, dict):
+        raise HandlerError(INVALID_VALUE, "options must be an object")
+    return options
+
+
+# ---- data.get ------------------------------------------------------------------------------
+
+
+def data_get(params: dict, call, policy) -> Any:
+    path = _parse(params.get("path"))
+    depth = _depth(_options(params))
+    return to_json(walk(path, policy).value, depth)
+
+
+# ---- data.set ------------------------------------------------------------------------------
+
+
+def _blend_dir(policy) -> Optional[str]:
+    import os
+
+    if bpy.data.filepath:
+        folder = os.path.dirname(bpy.data.filepath)
+        if policy.inside(folder):
+            return folder
+    return None
+
+
+def check_string_path(policy, label: str, prop, value):
+    """Checks a string for a path property (by subtype or name) and returns the path to use."""
+    if not isinstance(value, str) or prop is None or prop.type != "STRING":
+        return value
+    name, subtype = prop.identifier, prop.subtype
+    if not policy_module.is_path_property(name, subtype) or value == "":
+        return value
+    try:
+        return policy.check_path(label, value, policy_module.path_kind(name, subtype), _blend_dir(policy) if value.startswith("//") else None)
+    except policy_module.PolicyRefusal as refusal:
+        raise HandlerError("POLICY", refusal.message, {"rule": refusal.rule}) from None
+
+
+def _refuse(rule: str, message: str):
+    raise HandlerError("POLICY", message, {"rule": rule})
+
+
+def _data_rules(policy, owner, prop, value, label: str) -> None:
+    owner_type = owner.bl_rna.identifier
+    name = prop.identifier
+    try:
+        if owner_type == "Driver" and name == "expression" and isinstance(value, str):
+            policy.check_driver_expression(value, [v.name for v in owner.variables])
+    except policy_module.PolicyRefusal as refusal:
+        _refuse(refusal.rule, refusal.message)
+    freestyle = (owner_type == "FreestyleSettings" and name == "mode" and value == "SCRIPT") or (
+        owner_type == "FreestyleModuleSettings" and name == "script"
+    )
+    if freestyle and not policy.lifted("freestyle-python"):
+        _refuse(
+            "freestyle-python",
+            f"setting {label} is refused (rule 'freestyle-python': Freestyle style modules are Python run at render time)",
+        )
+
+
+def data_set(params: dict, call, policy) -> None:
+    if "value" not in params:
+        raise HandlerError(INVALID_VALUE, "data.set needs a value")
+    path = _parse(params.get("path"))
+    if len(path.steps) < 2:
+        raise HandlerError(READ_ONLY, f"{path.text()} cannot be assigned: set a property of it")
+    last = path.steps[-1]
+    holder = walk(path, policy, upto=len(path.steps) - 1)
+    target = holder.value
+    label = path.text()
+    resolve = lambda text: resolve_text(text, policy)  # noqa: E731
+    raw = params["value"]
+    if last.kind == "attr":
+        rna = _rna_of(target)
+        props, _ = _members(rna)
+        prop = props.get(last.value) if props else None
+        if prop is None:
+            _attr(target, last.value, holder.text, False)  # raises NOT_FOUND (or names a function)
+        if prop.is_readonly or prop.type == "COLLECTION":
+            what = "a collection (use data.call with its new/remove functions)" if prop.type == "COLLECTION" else "read-only"
+            raise HandlerError(READ_ONLY, f"{label} is {what}")
+        value = from_json(raw, prop, resolve)
+        value = check_string_path(policy, label, prop, value)
+        _data_rules(policy, target, prop, value, label)
+        _assign(lambda: setattr(target, last.value, value), label)
+    elif last.kind == "index":
+        prop = holder.prop
+        if prop is not None and getattr(prop, "is_readonly", False):
+            raise HandlerError(READ_ONLY, f"{label} is read-only")
+        if isinstance(target, bpy.types.bpy_prop_collection):
+            raise HandlerError(READ_ONLY, f"{label} is an item of a collection: set its properties instead")
+        _index(target, last.value, holder.text)
+        value = from_json(raw, None, resolve)
+        _assign(lambda: target.__setitem__(last.value, value), label)
+    else:
+        if isinstance(target, bpy.types.bpy_prop_collection) or not isinstance(target, bpy.types.bpy_struct):
+            raise HandlerError(READ_ONLY, f"{label} is an item of a collection: set its properties instead")
+        value = from_json(raw, None, None)
+        _assign(lambda: target.__setitem__(last.value, value), label)
+    return None
+
+
+def _assign(action, label: str) -> None:
+    try:
+        action()
+    except AttributeError as error:
+        raise HandlerError(READ_ONLY, f"{label}: {error}") from None
+    except (TypeError, ValueError, OverflowError, KeyError) as error:
+        raise HandlerError(INVALID_VALUE, f"{label}: {error}") from None
+
+
+# ---- data.list -----------------------------------------------------------------------------
+
+
+def _item_type(item) -> str:
+    rna = item.bl_rna
+    prop = rna.properties.get("type")
+    if prop is not None and prop.type == "ENUM" and not prop.is_enum_flag:
+        return item.type
+    return rna.identifier
+
+
+def data_list(params: dict, call, policy) -> List[dict]:
+    path = _parse(params.get("collection"))
+    options = _options(params)
+    wanted = options.get("type")
+    fields = options.get("fields") or []
+    if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+        raise HandlerError(INVALID_VALUE, "options.fields must be a list of property names")
+    if any(f.startswith("_") for f in fields):
+        raise HandlerError(INVALID_VALUE, "options.fields: names starting with '_' are not accessible")
+    collection = walk(path, policy).value
+    if not isinstance(collection, bpy.types.bpy_prop_collection):
+        raise HandlerError(INVALID_VALUE, f"{path.text()} is not a collection")
+    items = []
+    seen = {f: False for f in fields}
+    for index, item in enumerate(collection):
+        rna = item.bl_rna
+        kind = _item_type(item)
+        if wanted is not None and wanted not in (kind, rna.identifier):
+            continue
+        has_name = "name" in rna.properties.keys() and isinstance(getattr(item, "name", None), str)
+        step = Step("key", item.name) if has_name else Step("index", index)
+        entry = {
+            "name": item.name if has_name else None,
+            "type": kind,
+            "path": format_path(path.root, path.steps + (step,)),
+        }
+        for field in fields:
+            if field in rna.properties.keys():
+                seen[field] = True
+                entry[field] = to_json(getattr(item, field), 0)
+            else:
+                entry[field] = None
+        items.append(entry)
+    missing = [f for f, found in seen.items() if not found]
+    if missing and items:
+        names = [p.identifier for p in collection[0].bl_rna.properties] if len(collection) else []
+        raise HandlerError(
+            NOT_FOUND, f"no item of {path.text()} has {missing[0]!r}{_close(missing[0], names)}"
+        )
+    return items
+
+
+# ---- data.call -----------------------------------------------------------------------------
+
+
+def data_call(params: dict, call, policy) -> Any:
+    path = _parse(params.get("path"))
+    args = params.get("args") or []
+    kwargs = params.get("kwargs") or {}
+    if not isinstance(args, list) or not isinstance(kwargs, dict):
+        raise HandlerError(INVALID_VALUE, "args must be a list and kwargs an object")
+    last = path.steps[-1]
+    if last.kind != "attr" or len(path.steps) < 2:
+        raise HandlerError(INVALID_PATH, f"{path.text()} does not name a function (ending in .function_name)")
+    holder = walk(path, policy, upto=len(path.steps) - 1)
+    owner = holder.value
+    label = path.text()
+    rna = _rna_of(owner)
+    _, functions = _members(rna)
+    function = functions.get(last.value) if functions else None
+    if function is None and last.value in STRUCT_METHODS and isinstance(owner, bpy.types.bpy_struct):
+        return _call_struct_method(owner, last.value, args, kwargs, label, policy)
+    if function is None:
+        names = [f.identifier for f in functions] if functions else []
+        if isinstance(owner, bpy.types.bpy_struct):
+            names += list(STRUCT_METHODS)
+        kind = rna.identifier if rna is not None else type(owner).__name__
+        raise HandlerError(
+            NOT_FOUND, f"{holder.text} ({kind}) has no function {last.value!r}{_close(last.value, names)}"
+        )
+    inputs = [p for p in function.parameters if not p.is_output]
+    by_name = {p.identifier: p for p in inputs}
+    if len(args) > len(inputs):
+        raise HandlerError(
+            INVALID_VALUE, f"{label} takes {len(inputs)} arguments ({', '.join(by_name)}), {len(args)} given"
+        )
+    resolve = lambda text: resolve_text(text, policy)  # noqa: E731
+    call_args = []
+    for value, prop in zip(args, inputs):
+        value = check_string_path(policy, f"{label} argument {prop.identifier}", prop, from_json(value, prop, resolve))
+        call_args.append(value)
+    call_kwargs = {}
+    for name, value in kwargs.items():
+        prop = by_name.get(name)
+        if prop is None:
+            raise HandlerError(INVALID_VALUE, f"{label} has no parameter {name!r}{_close(name, list(by_name))}")
+        call_kwargs[name] = check_string_path(policy, f"{label} argument {name}", prop, from_json(value, prop, resolve))
+    given = {p.identifier: v for p, v in zip(inputs, call_args)}
+    given.update(call_kwargs)
+    _call_rules(policy, owner, rna, last.value, given, label)
+    try:
+        result = getattr(owner, last.value)(*call_args, **call_kwargs)
+    except (TypeError, ValueError, RuntimeError, KeyError) as error:
+        raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
+    return to_json(result, 1)
+
+
+def _call_struct_method(owner, name: str, args, kwargs, label: str, policy) -> Any:
+    resolve = lambda text: resolve_text(text, policy)  # noqa: E731
+    call_args = [from_json(value, None, resolve) for value in args]
+    call_kwargs = {key: from_json(value, None, resolve) for key, value in kwargs.items()}
+    try:
+        result = getattr(owner, name)(*call_args, **call_kwargs)
+    except (TypeError, ValueError, RuntimeError, KeyError) as error:
+        raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
+    return to_json(result, 1)
+
+
+def _call_rules(policy, owner, rna, name: str, given: dict, label: str) -> None:
+    if name == "unpack":
+        try:
+            policy.check_unpack(label, given.get("method", "USE_LOCAL"))
+        except policy_module.PolicyRefusal as refusal:
+            _refuse(refusal.rule, refusal.message)
+    if rna is not None and rna.identifier == "Image" and name in ("save", "save_render"):
+        if not given.get("filepath"):
+            filepath = owner.filepath_raw or ""
+            if name == "save" and filepath:
+                check_string_path(policy, f"{label} (the image's filepath)", rna.properties["filepath_raw"], filepath)
+
+
+# ---- data.describe -------------------------------------------------------------------------
+
+
+def _describe_prop(prop) -> dict:
+    info = {
+        "name": prop.identifier,
+        "type": prop.type.lower(),
+        "readonly": bool(prop.is_readonly),
+        "description": prop.description,
+    }
+    if prop.subtype not in ("NONE", ""):
+        info["subtype"] = prop.subtype.lower()
+    length = getattr(prop, "array_length", 0)
+    if length:
+        info["length"] = length
+    if prop.type in ("POINTER", "COLLECTION") and prop.fixed_type is not None:
+        info["struct"] = prop.fixed_type.identifier
+    if prop.type == "ENUM":
+        items = [item.identifier for item in prop.enum_items]
+        if items:
+            info["items"] = items
+        if prop.is_enum_flag:
+            info["flag"] = True
+    return info
+
+
+def _signature(function) -> str:
+    inputs, outputs = [], []
+    for p in function.parameters:
+        kind = p.fixed_type.identifier if p.type in ("POINTER", "COLLECTION") and p.fixed_type is not None else p.type.lower()
+        if p.is_output:
+            outputs.append(kind)
+        else:
+            inputs.append(f"{p.identifier}: {kind}" + ("" if p.is_required else "?"))
+    text = f"{function.identifier}({', '.join(inputs)})"
+    return text + (f" -> {', '.join(outputs)}" if outputs else "")
+
+
+def describe_rna(rna, path: Optional[str] = None) -> dict:
+    out = {
+        "name": rna.identifier,
+        "description": rna.description,
+        "properties": [_describe_prop(p) for p in rna.properties if p.identifier != "rna_type"],
+        "functions": [_signature(f) for f in rna.functions],
+    }
+    if rna.identifier not in ("BlendData",) and not rna.identifier.startswith("BlendData"):
+        out["functions"] += [
+            "keyframe_insert(data_path: string, index?: int, frame?: float, group?: string, options?: enum) -> boolean",
+            "keyframe_delete(data_path: string, index?: int, frame?: float, group?: string) -> boolean",
+            "driver_add(path: string, index?: int) -> FCurve",
+            "driver_remove(path: string, index?: int) -> boolean",
+        ]
+    if rna.base is not None:
+        out["base"] = rna.base.identifier
+    if path is not None:
+        out["path"] = path
+    return out
+
+
+def data_describe(params: dict, call, policy) -> dict:
+    name = params.get("type")
+    if not isinstance(name, str) or not name:
+        raise HandlerError(INVALID_VALUE, "data.describe needs a type name or a path")
+    if name.isidentifier() and not name.startswith("_"):
+        cls = getattr(bpy.types, name, None)
+        rna = getattr(cls, "bl_rna", None) if cls is not None else None
+        if rna is not None:
+            return describe_rna(rna)
+    try:
+        path = parse_path(name)
+    except PathSyntaxError as error:
+        raise HandlerError(INVALID_PATH, error.message, {"position": error.position}) from None
+    if path.root == "data" and len(path.steps) == 1 and path.steps[0].value not in bpy.data.bl_rna.properties.keys():
+        types = [t for t in dir(bpy.types) if not t.startswith("_")]
+        raise HandlerError(NOT_FOUND, f"no RNA type or bpy.data collection named {name!r}{_close(name, types)}")
+    resolved = walk(path, policy)
+    value = resolved.value
+    if isinstance(value, bpy.types.bpy_prop_collection):
+        rna = _rna_of(value)
+        item = resolved.prop.fixed_type if resolved.prop is not None and getattr(resolved.prop, "fixed_type", None) is not None else None
+        out = describe_rna(rna, resolved.text) if rna is not None else {
+            "name": f"collection of {item.identifier if item else 'items'}",
+            "description": "",
+            "properties": [],
+            "functions": [],
+            "path": resolved.text,
+        }
+        if item is not None:
+            out["items"] = item.identifier
+        return out
+    if isinstance(value, bpy.types.bpy_struct):
+        return describe_rna(value.bl_rna, resolved.text)
+    if resolved.prop is not None and hasattr(resolved.prop, "type"):
+        info = _describe_prop(resolved.prop)
+        return {"name": info["type"], "description": info["description"], "property": info, "properties": [], "functions": [], "path": resolved.text}
+    raise HandlerError(INVALID_VALUE, f"{resolved.text} is a plain value, not a struct or collection")

@@ -1,0 +1,64 @@
+"""The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset`` and the data commands."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import bpy
+from dcc_link import Dispatcher, HandlerError
+
+from . import data_api, operators, render
+from .paths import PathSyntaxError
+from .policy import Policy, PolicyRefusal
+
+
+def _guarded(function: Callable, policy: Policy) -> Callable:
+    def handler(params, call):
+        if not isinstance(params, dict):
+            raise HandlerError("INVALID_ARGS", "params must be an object")
+        try:
+            return function(params, call, policy)
+        except PolicyRefusal as refusal:
+            raise HandlerError("POLICY", refusal.message, {"rule": refusal.rule}) from None
+        except PathSyntaxError as error:
+            raise HandlerError("INVALID_PATH", error.message, {"position": error.position}) from None
+
+    handler.__name__ = getattr(function, "__name__", "handler")
+    return handler
+
+
+def ping(params, call, policy: Policy):
+    return {"blender": bpy.app.version_string, "dataDir": policy.data_dir, "background": bpy.app.background}
+
+
+def reset(params, call, policy: Policy):
+    """Factory settings (the default scene with cube, camera and light), output confined."""
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    render.confine_outputs(policy)
+    return {"objects": sorted(o.name for o in bpy.data.objects)}
+
+
+HANDLERS = {
+    "ping": ping,
+    "blender.op": operators.blender_op,
+    "blender.reset": reset,
+    "data.get": data_api.data_get,
+    "data.set": data_api.data_set,
+    "data.list": data_api.data_list,
+    "data.call": data_api.data_call,
+    "data.describe": data_api.data_describe,
+}
+
+
+def prepare(policy: Policy) -> None:
+    """Confines render output now and after every file load."""
+    render.confine_outputs(policy)
+    render.install_load_handler(policy)
+
+
+def build_dispatcher(policy: Policy, dispatcher: Optional[Dispatcher] = None) -> Dispatcher:
+    """A dispatcher with every handler bound to ``policy``."""
+    dispatcher = dispatcher if dispatcher is not None else Dispatcher()
+    for name, function in HANDLERS.items():
+        dispatcher.register(name, _guarded(function, policy))
+    return dispatcher

@@ -1,0 +1,226 @@
+"""``blender.op``: run a bpy.ops operator under the host's policy and report what changed."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Dict, Optional
+
+import bpy
+from _bpy import ops as _ops
+from dcc_link import HandlerError
+
+from . import policy as policy_module
+from .data_api import _blend_dir, _close
+from .values import ref
+
+INVALID_ARGS = "INVALID_ARGS"
+NOT_FOUND = "NOT_FOUND"
+POLL_FAILED = "POLL_FAILED"
+OPERATOR_FAILED = "OPERATOR_FAILED"
+
+_OPERATOR_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+_known: set = set()
+# File loads never run the file's scripts, whatever the caller asks.
+_NO_SCRIPTS = ("wm.open_mainfile", "wm.revert_mainfile")
+_CURRENT_FILE_SAVES = ("wm.save_mainfile", "wm.save_as_mainfile")
+
+
+def _refresh_known() -> None:
+    _known.clear()
+    for idname in _ops.dir():
+        module, _, name = idname.partition("_OT_")
+        _known.add(f"{module.lower()}.{name}")
+
+
+def operator_exists(operator: str) -> bool:
+    """True when ``operator`` (``mesh.primitive_cube_add``) is registered (add-ons included)."""
+    if operator not in _known:
+        _refresh_known()
+    return operator in _known
+
+
+def _view3d_override() -> Optional[Dict[str, Any]]:
+    # Under -b the start-up file's window and 3D view still exist, unopened: borrowing them
+    # makes operators that need a 3D view pass poll().
+    wm = bpy.context.window_manager
+    for window in wm.windows:
+        screen = window.screen
+        for area in screen.areas:
+            if area.type == "VIEW_3D":
+                region = next((r for r in area.regions if r.type == "WINDOW"), None)
+                if region is not None:
+                    return {"window": window, "screen": screen, "area": area, "region": region}
+    return None
+
+
+def _refusal(refusal: policy_module.PolicyRefusal) -> HandlerError:
+    return HandlerError("POLICY", refusal.message, {"rule": refusal.rule})
+
+
+def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[str, Any]:
+    """Returns the arguments to pass: paths checked (and made absolute), scripts forced off."""
+    out = dict(args)
+    props = rna.properties
+    directory = None
+    try:
+        for name in ("directory", "filepath", "filename"):
+            prop = props.get(name)
+            if prop is None or name not in out:
+                continue
+            value = out[name]
+            if not isinstance(value, str) or value == "":
+                continue
+            kind = policy_module.path_kind(name, prop.subtype)
+            base = directory if kind == "FILE_NAME" else (_blend_dir(policy) if value.startswith("//") else None)
+            out[name] = policy.check_path(f"{operator} argument {name}", value, kind, base)
+            if name == "directory":
+                directory = out[name]
+        for name, value in args.items():
+            prop = props.get(name)
+            if prop is None or name in ("directory", "filepath", "filename"):
+                continue
+            if prop.type == "STRING" and policy_module.is_path_property(name, prop.subtype):
+                if isinstance(value, str) and value:
+                    kind = policy_module.path_kind(name, prop.subtype)
+                    base = _blend_dir(policy) if value.startswith("//") else None
+                    out[name] = policy.check_path(f"{operator} argument {name}", value, kind, base)
+            elif prop.type == "COLLECTION" and name == "files" and isinstance(value, list):
+                for index, item in enumerate(value):
+                    file_name = item.get("name") if isinstance(item, dict) else None
+                    if isinstance(file_name, str) and file_name:
+                        policy.check_path(f"{operator} argument files[{index}].name", file_name, "FILE_NAME", directory)
+        if operator.startswith("file.unpack_"):
+            policy.check_unpack(operator, out.get("method", "USE_LOCAL"))
+        if operator in _CURRENT_FILE_SAVES and not out.get("filepath") and bpy.data.filepath:
+            policy.check_path(f"{operator} (the current file)", bpy.data.filepath)
+    except policy_module.PolicyRefusal as refusal:
+        raise _refusal(refusal) from None
+    if operator in _NO_SCRIPTS:
+        out["use_scripts"] = False
+    return out
+
+
+def snapshot() -> Dict[str, frozenset]:
+    """Names of every bpy.data collection (cheap: keys only)."""
+    data = bpy.data
+    return {name: frozenset(getattr(data, name).keys()) for name in _data_collections()}
+
+
+_collections: list = []
+
+
+def _data_collections():
+    if not _collections:
+        for prop in bpy.data.bl_rna.properties:
+            if prop.type == "COLLECTION" and prop.identifier not in ("window_managers",):
+                _collections.append(prop.identifier)
+    return _collections
+
+
+def changes(before: Dict[str, frozenset]) -> Dict[str, Any]:
+    """What an operator created and removed, the selection, the active object and the mode."""
+    data = bpy.data
+    created, removed = [], []
+    fixed = {p.identifier: p.fixed_type for p in bpy.data.bl_rna.properties if p.identifier in before}
+    for name, old in before.items():
+        collection = getattr(data, name)
+        new = frozenset(collection.keys())
+        if new == old:
+            continue
+        for item in sorted(new - old):
+            block = collection.get(item)
+            if block is not None:
+                created.append(ref(block))
+        for item in sorted(old - new):
+            kind = fixed[name].identifier if fixed.get(name) is not None else name
+            removed.append({"type": kind, "name": item})
+    context = bpy.context
+    active = getattr(context, "active_object", None)
+    selected = getattr(context, "selected_objects", None) or []
+    return {
+        "created": created,
+        "removed": removed,
+        "selected": [o.name for o in selected],
+        "active": active.name if active is not None else None,
+        "mode": context.mode,
+    }
+
+
+def resolve_operator(operator: Any):
+    """(bpy.ops function, its RNA type) or HandlerError."""
+    if not isinstance(operator, str) or not _OPERATOR_ID.match(operator):
+        raise HandlerError(INVALID_ARGS, f"operator must look like 'mesh.primitive_cube_add', not {operator!r}")
+    if not operator_exists(operator):
+        raise HandlerError(NOT_FOUND, f"no operator {operator}{_close(operator, sorted(_known))}")
+    module, name = operator.split(".")
+    function = getattr(getattr(bpy.ops, module), name)
+    return function, function.get_rna_type()
+
+
+def run_operator(function, operator: str, args: Dict[str, Any]):
+    """Runs plainly if poll() passes, else under the 3D-view override, else POLL_FAILED."""
+    override = None
+    if not function.poll():
+        override = _view3d_override()
+        passes = False
+        if override is not None:
+            with bpy.context.temp_override(**override):
+                passes = function.poll()
+        if not passes:
+            reason = ""
+            try:
+                function(**args)  # does not run: poll fails again and Blender says why
+            except RuntimeError as error:
+                reason = _poll_reason(str(error))
+            except TypeError as error:
+                raise HandlerError(INVALID_ARGS, f"{operator}: {str(error).strip()}") from None
+            mode = bpy.context.mode
+            raise HandlerError(
+                POLL_FAILED,
+                f"{operator}.poll() failed: {reason or 'context is incorrect'} (mode {mode})",
+                {"mode": mode},
+            )
+    try:
+        if override is not None:
+            with bpy.context.temp_override(**override):
+                return function(**args)
+        return function(**args)
+    except TypeError as error:
+        raise HandlerError(INVALID_ARGS, f"{operator}: {str(error).strip()}") from None
+    except RuntimeError as error:
+        raise HandlerError(OPERATOR_FAILED, f"{operator}: {str(error).strip()}", {"reports": _reports(str(error))}) from None
+
+
+def _poll_reason(message: str) -> str:
+    # "Operator bpy.ops.x.y.poll() failed, context is incorrect" or "... .poll() Reason"
+    text = message.strip()
+    match = re.search(r"\.poll\(\)\s*(?:failed,\s*)?(.*)$", text, re.S)
+    return (match.group(1) if match else text).strip()
+
+
+def _reports(message: str):
+    return [line.strip() for line in message.strip().splitlines() if line.strip()]
+
+
+def blender_op(params: dict, call, policy) -> Dict[str, Any]:
+    operator = params.get("operator")
+    args = params.get("args") or {}
+    if not isinstance(args, dict):
+        raise HandlerError(INVALID_ARGS, "args must be an object of keyword arguments")
+    if isinstance(operator, str):
+        try:
+            policy.check_operator(operator)
+        except policy_module.PolicyRefusal as refusal:
+            raise _refusal(refusal) from None
+    function, rna = resolve_operator(operator)
+    args = check_arguments(policy, operator, rna, args)
+    if operator == "render.render":
+        from .render import render_operator
+
+        return render_operator(function, args, call, policy)
+    before = snapshot()
+    result = run_operator(function, operator, args)
+    out = {"result": sorted(result)}
+    out.update(changes(before))
+    return out

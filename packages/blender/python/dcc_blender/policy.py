@@ -1,0 +1,296 @@
+"""What the host refuses to do (no bpy needed): operators that run Python or reach outside
+Blender, and file paths outside the data folder.
+
+Configured by ``DCC_BLENDER_DATA_DIR`` (the data folder, absolute) and ``DCC_BLENDER_POLICY``
+(optional JSON ``{"allow": [...]}``): each entry is a rule name (``python-scripts``) or an
+operator pattern (``script.python_file_run``, ``wm.url_*``) whose refusal is lifted.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
+
+ENV_DATA_DIR = "DCC_BLENDER_DATA_DIR"
+ENV_POLICY = "DCC_BLENDER_POLICY"
+
+# Rule name -> (operator patterns, why). Checked in this order; the first match names the rule.
+OPERATOR_RULES: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
+    (
+        "python-scripts",
+        ("script.*", "text.run_script", "text.refresh_pyconstraints", "console.*"),
+        "it runs Python code",
+    ),
+    (
+        "context-exec",
+        ("wm.context_*", "wm.properties_*", "wm.operator_pie_enum"),
+        "it evaluates its data_path argument as Python",
+    ),
+    (
+        "preset-files",
+        ("*.*preset_add",),
+        "it writes a Python preset into the user's configuration",
+    ),
+    (
+        "preferences",
+        (
+            "preferences.*",
+            "wm.read_userpref",
+            "wm.save_userpref",
+            "wm.read_factory_userpref",
+            "wm.save_homefile",
+            "wm.app_template_install",
+            "wm.keyconfig_import",
+            "wm.theme_install",
+            "wm.addon_*",
+        ),
+        "it changes Blender's preferences, add-ons or user configuration",
+    ),
+    (
+        "external-apps",
+        (
+            "wm.url_open*",
+            "wm.doc_view*",
+            "wm.path_open",
+            "image.external_edit",
+            "ui.editsource",
+            "ui.edittranslation_init",
+            "wm.previews_batch_*",
+        ),
+        "it starts another program or opens a web page",
+    ),
+    ("quit", ("wm.quit_blender", "wm.window_close"), "it ends Blender"),
+    ("outside-data", ("wm.recover_last_session",), "it reads a file outside the data folder"),
+    (
+        "text-external-file",
+        ("text.save", "text.reload", "text.resolve_conflict"),
+        "it reads or writes a text's own file, which may be outside the data folder",
+    ),
+    (
+        "freestyle-python",
+        ("scene.freestyle_module_add", "scene.freestyle_module_open"),
+        "Freestyle style modules are Python run at render time",
+    ),
+    ("file-browser-fs", ("file.delete", "file.rename"), "it deletes or renames files"),
+    ("crashes", ("ui.view_drop",), "its poll() crashes Blender"),
+)
+
+DATA_FOLDER_RULE = "data-folder"
+UNPACK_RULE = "unpack-external"
+DRIVER_RULE = "driver-expression"
+WINDOW_MANAGER_RULE = "window-manager"
+RULE_NAMES = frozenset(
+    [name for name, _, _ in OPERATOR_RULES]
+    + [DATA_FOLDER_RULE, UNPACK_RULE, DRIVER_RULE, WINDOW_MANAGER_RULE]
+)
+
+# RNA string subtypes that name files, and argument names treated as paths whatever their subtype.
+PATH_SUBTYPES = frozenset({"FILE_PATH", "DIR_PATH", "FILE_NAME"})
+PATH_NAMES = frozenset({"filepath", "directory", "filename", "dirpath"})
+LOCAL_UNPACK_METHODS = frozenset({"USE_LOCAL", "WRITE_LOCAL", "REMOVE", "KEEP"})
+
+# Names Blender's simple driver expressions know (evaluated without Python); anything else in a
+# driver expression could reach Python's builtins.
+SIMPLE_DRIVER_NAMES = frozenset(
+    """frame pi True False and or not if else sin cos tan asin acos atan atan2 floor ceil trunc
+    round int abs fmod min max pow sqrt exp log log10 degrees radians smoothstep clamp lerp
+    signum""".split()
+)
+_DRIVER_TOKEN = re.compile(r"\s*(?:(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|(\*\*|==|!=|<=|>=|[-+*/%<>(),]))")
+
+
+class PolicyRefusal(Exception):
+    """Refused by the policy; ``rule`` names the rule (what to put in ``allow`` to lift it)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+class PolicyConfigError(ValueError):
+    """``DCC_BLENDER_DATA_DIR`` or ``DCC_BLENDER_POLICY`` is missing or malformed."""
+
+
+class Policy:
+    """The host's policy: ``data_dir`` (absolute, resolved) and the lifted rules or patterns."""
+
+    def __init__(self, data_dir: str, allow: Iterable[str] = ()) -> None:
+        if not isinstance(data_dir, str) or not os.path.isabs(data_dir):
+            raise PolicyConfigError(f"the data folder must be an absolute path, not {data_dir!r}")
+        self.data_dir = os.path.realpath(data_dir)
+        self.allow = tuple(allow)
+        for entry in self.allow:
+            if not isinstance(entry, str) or not entry:
+                raise PolicyConfigError(f"allow entries are strings, not {entry!r}")
+            if "." not in entry and entry not in RULE_NAMES:
+                known = ", ".join(sorted(RULE_NAMES))
+                raise PolicyConfigError(
+                    f"unknown rule {entry!r} in allow (rules: {known}; or an operator pattern such as script.*)"
+                )
+
+    @classmethod
+    def from_env(cls, environ: Optional[Mapping[str, str]] = None) -> "Policy":
+        """Reads ``DCC_BLENDER_DATA_DIR`` and ``DCC_BLENDER_POLICY``."""
+        env = os.environ if environ is None else environ
+        data_dir = env.get(ENV_DATA_DIR)
+        if not data_dir:
+            raise PolicyConfigError(f"set {ENV_DATA_DIR} to the absolute path of the data folder")
+        allow: Sequence[str] = ()
+        raw = env.get(ENV_POLICY)
+        if raw:
+            try:
+                parsed = json.loads(raw)
+            except ValueError as error:
+                raise PolicyConfigError(f"{ENV_POLICY} is not JSON: {error}") from None
+            if not isinstance(parsed, dict) or not isinstance(parsed.get("allow", []), list):
+                raise PolicyConfigError(f'{ENV_POLICY} must be {{"allow": ["rule or pattern", ...]}}')
+            unknown = sorted(set(parsed) - {"allow"})
+            if unknown:
+                raise PolicyConfigError(f"{ENV_POLICY} has unknown keys: {', '.join(unknown)}")
+            allow = parsed.get("allow", [])
+        return cls(data_dir, allow)
+
+    # ---- rules ------------------------------------------------------------------------------
+
+    def lifted(self, rule: str, operator: Optional[str] = None) -> bool:
+        """True when ``allow`` names the rule or matches the operator."""
+        for entry in self.allow:
+            if entry == rule:
+                return True
+            if operator is not None and "." in entry and fnmatch.fnmatchcase(operator, entry):
+                return True
+        return False
+
+    def operator_rule(self, operator: str) -> Optional[Tuple[str, str]]:
+        """The (rule, reason) refusing ``operator`` by name, or None."""
+        for rule, patterns, reason in OPERATOR_RULES:
+            if any(fnmatch.fnmatchcase(operator, pattern) for pattern in patterns):
+                return rule, reason
+        return None
+
+    def check_operator(self, operator: str) -> None:
+        """Raises ``PolicyRefusal`` if ``operator`` is refused by name."""
+        found = self.operator_rule(operator)
+        if found is not None and not self.lifted(found[0], operator):
+            rule, reason = found
+            raise PolicyRefusal(
+                rule, f"{operator} is refused by the host's policy (rule {rule!r}: {reason})"
+            )
+
+    def check_unpack(self, what: str, method: str) -> None:
+        """Unpacking to the files' original paths writes outside the data folder."""
+        if method not in LOCAL_UNPACK_METHODS and not self.lifted(UNPACK_RULE, what):
+            raise PolicyRefusal(
+                UNPACK_RULE,
+                f"{what} with method {method!r} is refused (rule {UNPACK_RULE!r}: it writes files "
+                f"at their original paths; use USE_LOCAL or WRITE_LOCAL)",
+            )
+
+    def check_driver_expression(self, expression: str, variables: Iterable[str]) -> None:
+        """Refuses a driver expression that is not one of Blender's simple expressions (those
+        are evaluated without Python): only numbers, operators, the driver's variables and the
+        simple math functions."""
+        if self.lifted(DRIVER_RULE):
+            return
+        known = SIMPLE_DRIVER_NAMES | set(variables)
+        pos = 0
+        text = expression.rstrip()
+        while pos < len(text):
+            match = _DRIVER_TOKEN.match(text, pos)
+            if match is None:
+                raise PolicyRefusal(
+                    DRIVER_RULE,
+                    f"driver expression {expression!r} is refused (rule {DRIVER_RULE!r}): at "
+                    f"position {pos} {text[pos]!r} is not part of a simple expression",
+                )
+            name = match.group(2)
+            if name is not None and name not in known:
+                raise PolicyRefusal(
+                    DRIVER_RULE,
+                    f"driver expression {expression!r} is refused (rule {DRIVER_RULE!r}): {name!r} "
+                    f"is neither a variable of the driver nor a simple math function",
+                )
+            pos = match.end()
+
+    # ---- paths ------------------------------------------------------------------------------
+
+    def resolve(self, value: str, base: Optional[str] = None) -> str:
+        """The absolute path ``value`` names: relative paths and Blender's ``//`` are taken
+        from ``base`` (the data folder unless given); ``~`` is not expanded."""
+        base = self.data_dir if base is None else base
+        if value.startswith("//"):
+            value = value[2:]
+        if not os.path.isabs(value):
+            value = os.path.join(base, value)
+        return os.path.normpath(value)
+
+    def inside(self, absolute: str) -> bool:
+        """True when ``absolute`` resolves (symlinks followed) inside the data folder."""
+        real = os.path.realpath(absolute)
+        return real == self.data_dir or real.startswith(self.data_dir + os.sep)
+
+    def check_path(
+        self, argument: str, value: str, subtype: str = "FILE_PATH", base: Optional[str] = None
+    ) -> str:
+        """Returns the absolute path to use for ``value`` or raises ``PolicyRefusal`` naming the
+        argument, the path and the rule. A FILE_NAME must be a bare name (no folder)."""
+        if not isinstance(value, str):
+            return value
+        if self.lifted(DATA_FOLDER_RULE):
+            return value
+        if subtype == "FILE_NAME":
+            if value in ("", ) :
+                return value
+            if "/" in value or "\\" in value or value in (".", ".."):
+                raise PolicyRefusal(
+                    DATA_FOLDER_RULE,
+                    f"{argument} {value!r} is refused (rule {DATA_FOLDER_RULE!r}): a file name must not name a folder",
+                )
+            joined = os.path.join(base or self.data_dir, value)
+            if not self.inside(joined):
+                raise self._outside(argument, value, joined)
+            return value
+        absolute = self.resolve(value, base)
+        if not self.inside(absolute):
+            raise self._outside(argument, value, absolute)
+        # Keep a folder's trailing separator: Blender reads "renders/" as a folder to write into.
+        if value.endswith(("/", os.sep)) and not absolute.endswith(os.sep):
+            absolute += os.sep
+        return absolute
+
+    def _outside(self, argument: str, value: str, absolute: str) -> PolicyRefusal:
+        real = os.path.realpath(absolute)
+        shown = repr(value) if real == value else f"{value!r} (resolves to {real!r})"
+        return PolicyRefusal(
+            DATA_FOLDER_RULE,
+            f"{argument} {shown} is refused (rule {DATA_FOLDER_RULE!r}): files must be inside "
+            f"the data folder {self.data_dir!r}",
+        )
+
+    def relative(self, absolute: str) -> str:
+        """``absolute`` relative to the data folder (for results)."""
+        return os.path.relpath(os.path.realpath(absolute), self.data_dir)
+
+    def describe(self) -> Dict[str, object]:
+        """The policy as JSON (for ``ping``)."""
+        return {"dataDir": self.data_dir, "allow": list(self.allow)}
+
+
+def is_path_property(name: str, subtype: str) -> bool:
+    """True for a string property that names a file or folder (by RNA subtype or by name)."""
+    return subtype in PATH_SUBTYPES or name in PATH_NAMES or name.endswith("_filepath")
+
+
+def path_kind(name: str, subtype: str) -> str:
+    """The subtype to check a path property with."""
+    if subtype in PATH_SUBTYPES:
+        return subtype
+    if name == "filename":
+        return "FILE_NAME"
+    if name in ("directory", "dirpath"):
+        return "DIR_PATH"
+    return "FILE_PATH"

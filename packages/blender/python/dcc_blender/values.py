@@ -1,0 +1,129 @@
+"""RNA values to JSON and back (runs inside Blender)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Optional
+
+import bpy
+import mathutils
+
+from .paths import PathSyntaxError, format_path, parse_path
+
+_MATH_TYPES = (mathutils.Vector, mathutils.Color, mathutils.Euler, mathutils.Quaternion)
+_collection_of: Dict[str, str] = {}
+
+
+def _collections_by_type() -> Dict[str, str]:
+    """RNA type identifier of a data-block -> its bpy.data collection (Object -> objects)."""
+    if not _collection_of:
+        for prop in bpy.data.bl_rna.properties:
+            if prop.type == "COLLECTION" and prop.fixed_type is not None:
+                _collection_of.setdefault(prop.fixed_type.identifier, prop.identifier)
+    return _collection_of
+
+
+def id_collection(rna) -> Optional[str]:
+    """The bpy.data collection holding data-blocks of RNA type ``rna`` (walks the bases, so
+    PointLight -> lights, ShaderNodeTree -> node_groups)."""
+    table = _collections_by_type()
+    while rna is not None:
+        found = table.get(rna.identifier)
+        if found is not None:
+            return found
+        rna = rna.base
+    return None
+
+
+def _path_from_repr(value) -> Optional[str]:
+    # Blender's repr spells the full path, embedded data included:
+    # bpy.data.materials['Material'].node_tree.nodes["Principled BSDF"]
+    text = repr(value)
+    if not text.startswith("bpy.data."):
+        return None
+    try:
+        return parse_path(text[len("bpy.data.") :]).text()
+    except PathSyntaxError:
+        return None
+
+
+def id_path(block) -> Optional[str]:
+    """The path of a data-block: ``objects["Cube"]`` (or via its owner for embedded data)."""
+    if getattr(block, "is_embedded_data", False):
+        return _path_from_repr(block)
+    collection = id_collection(block.bl_rna)
+    if collection is None:
+        return None
+    from .paths import Step
+
+    steps = [Step("attr", collection), Step("key", block.name)]
+    if block.library is not None:
+        return _path_from_repr(block)
+    return format_path("data", steps)
+
+
+def ref(value) -> Dict[str, Any]:
+    """A reference to a data-block or struct: ``{"type", "name"?, "path"}``."""
+    rna = value.bl_rna
+    out: Dict[str, Any] = {"type": rna.identifier}
+    if isinstance(value, bpy.types.ID):
+        out["name"] = value.name
+        out["path"] = id_path(value)
+        return out
+    name_prop = rna.properties.get("name")
+    if name_prop is not None and name_prop.type == "STRING":
+        out["name"] = value.name
+    out["path"] = _path_from_repr(value)
+    return out
+
+
+def _number(value: float):
+    return value if math.isfinite(value) else None
+
+
+def to_json(value: Any, depth: int = 1) -> Any:
+    """An RNA value as JSON: arrays for vectors, colors and matrices (rows), sorted lists for
+    sets, references for data-blocks and structs, collections as lists while ``depth`` > 0
+    (items converted with ``depth - 1``) and as their length at depth 0."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, (set, frozenset)):
+        return sorted(to_json(item, depth) for item in value)
+    if isinstance(value, mathutils.Matrix):
+        return [[_number(x) for x in row] for row in value]
+    if isinstance(value, _MATH_TYPES):
+        return [_number(x) for x in value]
+    if isinstance(value, bpy.types.bpy_prop_collection):
+        if depth <= 0:
+            return len(value)
+        return [to_json(item, depth - 1) for item in value]
+    if isinstance(value, bpy.types.bpy_struct):
+        return ref(value)
+    if isinstance(value, bpy.types.bpy_prop_array):
+        return [to_json(item, depth) for item in value]
+    if isinstance(value, (list, tuple)):
+        return [to_json(item, depth) for item in value]
+    if hasattr(value, "to_dict"):  # ID properties (custom properties)
+        return value.to_dict()
+    if hasattr(value, "to_list"):
+        return value.to_list()
+    return repr(value)
+
+
+def from_json(value: Any, prop=None, resolve=None) -> Any:
+    """A JSON value as Python for an RNA property ``prop`` (optional): ``{"$path": ...}`` is
+    resolved by ``resolve(path)`` to a data-block or struct; lists become tuples (sets for enum
+    flags)."""
+    if isinstance(value, dict):
+        if set(value) == {"$path"} and resolve is not None:
+            return resolve(value["$path"])
+        return {key: from_json(item, None, resolve) for key, item in value.items()}
+    if isinstance(value, list):
+        if prop is not None and prop.type == "ENUM" and prop.is_enum_flag:
+            return set(value)
+        return tuple(from_json(item, None, resolve) for item in value)
+    return value

@@ -1,0 +1,307 @@
+"""Smoke test inside Blender: the handlers called directly (no socket) with a fake call.
+
+    blender -b --factory-startup --disable-autoexec --python-exit-code 1 \
+        --python packages/blender/python/tests/blender_smoke.py
+
+Needs DCC_LINK_PYTHON_PATH or the repository layout (packages/link/python). Exits non-zero on
+the first failure; prints SMOKE OK at the end.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = os.path.dirname(HERE)
+LINK = os.environ.get("DCC_LINK_PYTHON_PATH") or os.path.join(PYTHON, "..", "..", "link", "python")
+for folder in (PYTHON, os.path.abspath(LINK)):
+    sys.path.insert(0, folder)
+
+import bpy  # noqa: E402
+from dcc_link import Call, HandlerError  # noqa: E402
+from dcc_link.call import _enter, _leave  # noqa: E402
+
+from dcc_blender.handlers import build_dispatcher, prepare  # noqa: E402
+from dcc_blender.policy import Policy  # noqa: E402
+
+data_dir = tempfile.mkdtemp(prefix="dcc-blender-smoke-")
+policy = Policy(data_dir)
+prepare(policy)
+dispatcher = build_dispatcher(policy)
+failures = []
+counter = [0]
+
+
+def call(method, params=None):
+    counter[0] += 1
+    reply = dispatcher.run(Call(counter[0], method, params or {}))
+    if reply["type"] == "error":
+        raise HandlerError(reply["error"]["code"], reply["error"]["message"], reply["error"].get("data"))
+    return reply["result"]
+
+
+def fails(code, method, params):
+    try:
+        result = call(method, params)
+    except HandlerError as error:
+        assert error.code == code, f"{method} {params}: expected {code}, got {error.code}: {error.message}"
+        return error
+    raise AssertionError(f"{method} {params}: expected {code}, got result {result!r}")
+
+
+def check(name):
+    def run(function):
+        try:
+            function()
+            print(f"ok   {name}", flush=True)
+        except Exception:
+            failures.append(name)
+            print(f"FAIL {name}\n{traceback.format_exc()}", flush=True)
+        return function
+
+    return run
+
+
+@check("ping")
+def _():
+    result = call("ping")
+    assert result["dataDir"] == os.path.realpath(data_dir), result
+    assert result["blender"].startswith(bpy.app.version_string[:3])
+
+
+@check("render output confined at start-up")
+def _():
+    assert bpy.context.scene.render.filepath == os.path.join(policy.data_dir, "renders") + os.sep
+
+
+@check("sphere add reports created refs")
+def _():
+    result = call("blender.op", {"operator": "mesh.primitive_uv_sphere_add", "args": {"radius": 1, "location": [1, 0, 0]}})
+    assert result["result"] == ["FINISHED"], result
+    created = {(r["type"], r["name"]) for r in result["created"]}
+    assert ("Object", "Sphere") in created and ("Mesh", "Sphere") in created, result
+    assert {"type": "Object", "name": "Sphere", "path": 'objects["Sphere"]'} in result["created"], result
+    assert result["active"] == "Sphere" and result["selected"] == ["Sphere"] and result["mode"] == "OBJECT", result
+    assert result["removed"] == []
+
+
+@check("delete reports removed")
+def _():
+    call("blender.op", {"operator": "mesh.primitive_cube_add", "args": {"location": [0, 5, 0]}})
+    result = call("blender.op", {"operator": "object.delete"})
+    assert {"type": "Object", "name": "Cube.001"} in result["removed"], result
+
+
+@check("data.get examples")
+def _():
+    assert call("data.get", {"path": 'objects["Cube"].location'}) == [0.0, 0.0, 0.0]
+    selected = call("data.get", {"path": "context.selected_objects"})
+    assert isinstance(selected, list)
+    assert call("data.get", {"path": 'meshes["Cube"].vertices', "options": {"depth": 0}}) == 8
+    assert call("data.get", {"path": "context.mode"}) == "OBJECT"
+    assert call("data.get", {"path": "context.scene.render.engine"}) == "BLENDER_EEVEE"
+    assert call("data.get", {"path": "scenes['Scene'].frame_current"}) == 1
+    co = call("data.get", {"path": 'meshes["Cube"].vertices[0].co'})
+    assert len(co) == 3
+    color = call("data.get", {"path": 'materials["Material"].node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value'})
+    assert len(color) == 4
+    node = call("data.get", {"path": 'materials["Material"].node_tree.nodes["Principled BSDF"]'})
+    assert node == {"type": "ShaderNodeBsdfPrincipled", "name": "Principled BSDF", "path": 'materials["Material"].node_tree.nodes["Principled BSDF"]'}, node
+    call("data.set", {"path": 'scenes["Scene"].view_layers["ViewLayer"].objects.active', "value": {"$path": 'objects["Cube"]'}})
+    cube = call("data.get", {"path": "context.active_object"})
+    assert cube == {"type": "Object", "name": "Cube", "path": 'objects["Cube"]'}, cube
+    scene = call("data.get", {"path": "context.scene"})
+    assert scene["path"] == 'scenes["Scene"]', scene
+    matrix = call("data.get", {"path": 'objects["Camera"].matrix_world'})
+    assert len(matrix) == 4 and len(matrix[0]) == 4
+    verts = call("data.get", {"path": 'meshes["Cube"].vertices'})
+    assert len(verts) == 8 and verts[0]["path"] == 'meshes["Cube"].vertices[0]', verts[0]
+
+
+@check("data.get errors")
+def _():
+    error = fails("NOT_FOUND", "data.get", {"path": 'objects["Cub"].location'})
+    assert "Cube" in error.message, error.message
+    error = fails("NOT_FOUND", "data.get", {"path": 'objects["Cube"].locaton'})
+    assert "location" in error.message, error.message
+    error = fails("INVALID_PATH", "data.get", {"path": 'objects["Cube"'})
+    assert "position" in error.message, error.message
+    fails("INVALID_PATH", "data.get", {"path": "objects['Cube'].__class__"})
+    fails("NOT_FOUND", "data.get", {"path": "context.window_manager"})
+    fails("NOT_FOUND", "data.get", {"path": 'objects["Cube"].keys'})
+    fails("POLICY", "data.get", {"path": "window_managers[0].clipboard"})
+
+
+@check("data.set examples")
+def _():
+    assert call("data.set", {"path": 'objects["Cube"].location', "value": [1, 2, 3]}) is None
+    assert call("data.get", {"path": 'objects["Cube"].location'}) == [1.0, 2.0, 3.0]
+    call("data.set", {"path": 'scenes["Scene"].render.engine', "value": "CYCLES"})
+    assert bpy.context.scene.render.engine == "CYCLES"
+    call("data.set", {"path": 'scenes["Scene"].camera', "value": {"$path": 'objects["Camera"]'}})
+    call("data.set", {"path": 'objects["Cube"].location[0]', "value": 5})
+    assert bpy.data.objects["Cube"].location[0] == 5
+    call("data.set", {"path": 'materials["Material"].node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value', "value": [1, 0, 0, 1]})
+    call("data.set", {"path": 'objects["Cube"]["weight"]', "value": 3})
+    assert call("data.get", {"path": 'objects["Cube"]["weight"]'}) == 3
+
+
+@check("data.set errors")
+def _():
+    fails("READ_ONLY", "data.set", {"path": 'objects["Cube"].type', "value": "LIGHT"})
+    fails("READ_ONLY", "data.set", {"path": 'objects["Cube"].modifiers', "value": []})
+    error = fails("INVALID_VALUE", "data.set", {"path": 'scenes["Scene"].render.engine', "value": "NOPE"})
+    assert "CYCLES" in error.message, error.message
+    fails("INVALID_VALUE", "data.set", {"path": 'objects["Cube"].location', "value": "x"})
+    error = fails("POLICY", "data.set", {"path": 'scenes["Scene"].render.filepath', "value": "/tmp/out/"})
+    assert error.data == {"rule": "data-folder"} and "render.filepath" in error.message, error.message
+    call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "//frames/f_"})
+    assert bpy.context.scene.render.filepath == os.path.join(policy.data_dir, "frames", "f_")
+
+
+@check("data.list examples")
+def _():
+    meshes = call("data.list", {"collection": "objects", "options": {"type": "MESH"}})
+    assert {m["name"] for m in meshes} >= {"Cube", "Sphere"} and all(m["type"] == "MESH" for m in meshes), meshes
+    call("data.call", {"path": 'objects["Cube"].modifiers.new', "kwargs": {"name": "Subdivision", "type": "SUBSURF"}})
+    mods = call("data.list", {"collection": 'objects["Cube"].modifiers'})
+    assert mods == [{"name": "Subdivision", "type": "SUBSURF", "path": 'objects["Cube"].modifiers["Subdivision"]'}], mods
+    with_fields = call("data.list", {"collection": "objects", "options": {"fields": ["location", "data"]}})
+    cube = next(item for item in with_fields if item["name"] == "Cube")
+    assert cube["data"]["name"] == "Cube" and len(cube["location"]) == 3, cube
+    nodes = call("data.list", {"collection": 'materials["Material"].node_tree.nodes'})
+    assert any(n["name"] == "Principled BSDF" for n in nodes)
+    fails("NOT_FOUND", "data.list", {"collection": "objects", "options": {"fields": ["locaton"]}})
+
+
+@check("data.call examples")
+def _():
+    red = call("data.call", {"path": "materials.new", "args": ["Red"]})
+    assert red == {"type": "Material", "name": "Red", "path": 'materials["Red"]'}, red
+    call("data.call", {"path": 'objects["Cube"].keyframe_insert', "kwargs": {"data_path": "location", "frame": 1}})
+    assert bpy.data.objects["Cube"].animation_data.action is not None
+    mesh = call("data.call", {"path": "meshes.new", "args": ["Empty"]})
+    obj = call("data.call", {"path": "objects.new", "args": ["FromMesh", {"$path": mesh["path"]}]})
+    assert obj["name"] == "FromMesh"
+    call("data.call", {"path": 'collections["Collection"].objects.link', "args": [{"$path": 'objects["FromMesh"]'}]})
+    call("data.call", {"path": 'objects["Cube"].data.materials.append', "args": [{"$path": 'materials["Red"]'}]})
+    tree = 'materials["Material"].node_tree'
+    node = call("data.call", {"path": f"{tree}.nodes.new", "args": ["ShaderNodeRGB"]})
+    call("data.call", {"path": f"{tree}.links.new", "args": [{"$path": node["path"] + '.outputs[0]'}, {"$path": f'{tree}.nodes["Principled BSDF"].inputs["Base Color"]'}]})
+    call("data.call", {"path": 'scenes["Scene"].frame_set', "args": [3]})
+    assert bpy.context.scene.frame_current == 3
+    call("data.call", {"path": 'scenes["Scene"].frame_set', "args": [1]})
+    fails("NOT_FOUND", "data.call", {"path": "materials.neww", "args": ["x"]})
+    fails("INVALID_VALUE", "data.call", {"path": 'objects["Cube"].modifiers.new', "kwargs": {"name": "x", "type": "NOPE"}})
+    fails("POLICY", "data.call", {"path": "images.load", "args": ["/etc/passwd"]})
+
+
+@check("data.describe examples")
+def _():
+    obj = call("data.describe", {"type": "Object"})
+    names = {p["name"] for p in obj["properties"]}
+    assert "location" in names and any(f.startswith("keyframe_insert(") for f in obj["functions"]), obj["functions"][:5]
+    location = next(p for p in obj["properties"] if p["name"] == "location")
+    assert location["readonly"] is False and location["type"] == "float"
+    mod = call("data.describe", {"type": 'objects["Cube"].modifiers["Subdivision"]'})
+    assert mod["name"] == "SubsurfModifier", mod["name"]
+    coll = call("data.describe", {"type": "materials"})
+    assert any(f.startswith("new(") for f in coll["functions"]), coll
+    fails("NOT_FOUND", "data.describe", {"type": "Objectt"})
+
+
+@check("driver expressions")
+def _():
+    fcurve = bpy.data.objects["Cube"].driver_add("location", 2)
+    path = 'objects["Cube"].animation_data.drivers[0].driver.expression'
+    call("data.set", {"path": path, "value": "frame / 10"})
+    fails("POLICY", "data.set", {"path": path, "value": "exec('import os')"})
+    fcurve.driver.expression = "0"
+
+
+@check("operator policy")
+def _():
+    for operator in ("script.python_file_run", "text.run_script", "wm.url_open", "preferences.addon_install", "wm.quit_blender", "console.execute", "wm.context_set_value", "wm.save_userpref"):
+        error = fails("POLICY", "blender.op", {"operator": operator, "args": {}})
+        assert error.data and error.data.get("rule"), error.data
+    error = fails("POLICY", "blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "/tmp/x.blend"}})
+    assert "filepath" in error.message and "/tmp/x.blend" in error.message and "data-folder" in error.message, error.message
+    link = os.path.join(data_dir, "escape")
+    os.symlink("/tmp", link)
+    fails("POLICY", "blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": os.path.join(link, "x.blend")}})
+    fails("POLICY", "blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "../x.blend"}})
+    fails("NOT_FOUND", "blender.op", {"operator": "mesh.no_such_operator"})
+    fails("INVALID_ARGS", "blender.op", {"operator": "mesh.primitive_cube_add", "args": {"sizee": 1}})
+    fails("INVALID_ARGS", "blender.op", {"operator": "object.select_all", "args": {"action": "NOPE"}})
+
+
+@check("save and open inside the data folder")
+def _():
+    result = call("blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "scene.blend"}})
+    assert result["result"] == ["FINISHED"] and os.path.exists(os.path.join(data_dir, "scene.blend")), result
+    result = call("blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "scene.blend", "use_scripts": True}})
+    assert result["result"] == ["FINISHED"], result
+    assert "Sphere" in bpy.data.objects
+
+
+@check("POLL_FAILED and the 3D-view override")
+def _():
+    error = fails("POLL_FAILED", "blender.op", {"operator": "mesh.subdivide"})
+    assert error.data == {"mode": "OBJECT"} and "mesh.subdivide.poll() failed" in error.message, error.message
+    result = call("blender.op", {"operator": "view3d.snap_cursor_to_center"})
+    assert result["result"] == ["FINISHED"], result
+
+
+@check("CANCELLED is a result")
+def _():
+    result = call("blender.op", {"operator": "object.material_slot_remove_unused"})
+    assert result["result"] in (["CANCELLED"], ["FINISHED"]), result
+
+
+@check("render two frames")
+def _():
+    scene = bpy.context.scene
+    scene.render.engine = "BLENDER_WORKBENCH"
+    scene.render.resolution_x = scene.render.resolution_y = 32
+    scene.render.resolution_percentage = 100
+    scene.frame_start, scene.frame_end = 1, 2
+    call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "renders/frame_"})
+    result = call("blender.op", {"operator": "render.render", "args": {"animation": True}})
+    assert result["result"] == ["FINISHED"] and result["frames"] == [1, 2], result
+    assert result["files"] == ["renders/frame_0001.png", "renders/frame_0002.png"], result
+    for name in result["files"]:
+        assert os.path.getsize(os.path.join(data_dir, name)) > 0
+    still = call("blender.op", {"operator": "render.render", "args": {"write_still": True}})
+    assert still["files"] == ["renders/frame_.png"], still  # a still has no frame digits
+
+
+@check("render cancelled between frames")
+def _():
+    call_object = Call(999, "blender.op", {"operator": "render.render", "args": {"animation": True}})
+    call_object.cancel("test")
+    reply = dispatcher.run(call_object)
+    assert reply["type"] == "error" and reply["error"]["code"] == "CANCELLED", reply
+
+
+@check("load_post confines outputs")
+def _():
+    bpy.context.scene.render.filepath = "/tmp/elsewhere/"
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(data_dir, "out.blend"))
+    bpy.ops.wm.open_mainfile(filepath=os.path.join(data_dir, "out.blend"))
+    assert bpy.context.scene.render.filepath == os.path.join(policy.data_dir, "renders") + os.sep
+
+
+@check("blender.reset")
+def _():
+    result = call("blender.reset")
+    assert result["objects"] == ["Camera", "Cube", "Light"], result
+    assert bpy.context.scene.render.filepath.startswith(policy.data_dir)
+
+
+shutil.rmtree(data_dir, ignore_errors=True)
+if failures:
+    print(f"SMOKE FAILED: {', '.join(failures)}", flush=True)
+    sys.exit(1)
+print("SMOKE OK", flush=True)
