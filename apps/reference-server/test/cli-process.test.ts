@@ -83,6 +83,6 @@ describe("CLI over HTTP", { timeout: 300_000 }, () => {
     const cli = spawnCli(["--dcc", "maya,houdini", "--port", "0"]);
     started.push(cli);
     expect(await cli.exited).toBe(2);
-    expect(cli.stderr()).toContain('Unknown DCC: "houdini" (known: maya)');
+    expect(cli.stderr()).toContain('Unknown DCC: "houdini" (known: blender, maya)');
   });
 });

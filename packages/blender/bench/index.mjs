@@ -1,10 +1,12 @@
 // `@dcc/blender` benchmark: the Blender catalog (2,144 operators and the data commands) against
 // MiniSearch 7 on the same records in the same run: index build time, query latency, and
-// recall@1/@5 on the package's fixed agent-query set (test/fixtures/agent-queries.json).
+// recall@1/@5 on the package's fixed agent-query set (test/fixtures/agent-queries.json); then,
+// where Blender is installed, the real-Blender figures of `host.mjs`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBlenderCatalog } from "@dcc/blender";
 import MiniSearch from "minisearch";
+import { runHostBench } from "./host.mjs";
 
 const queryFile = join(import.meta.dirname, "..", "test", "fixtures", "agent-queries.json");
 const builds = 7;
@@ -132,5 +134,6 @@ export async function run({ log }) {
     };
     rows.push(k === 5 ? { ...row, goal: ">= 0.9", pass: ourRecall >= 0.9 } : row);
   }
+  rows.push(...(await runHostBench({ log })));
   return rows;
 }

@@ -47,7 +47,7 @@ describe("operatorSignature", () => {
     expect(text).toContain('filepath?: string = "" /* file path */');
     expect(text).not.toContain("filter_blender");
     expect(text).toMatch(
-      /copy\?: boolean = false \/\* \+21 file browser settings \*\/ \}\): string\[\]$/,
+      /copy\?: boolean = false \/\* \+21 file browser settings \*\/ \}\): OperatorReport$/,
     );
     // No operator of Blender 3.4.1 has a required property; the format is checked on a made-up one.
     const made: BlenderOperator = {

@@ -118,7 +118,7 @@ describeWithBlender("a host call that never returns", () => {
     assertBlender();
     // Only this test lifts the rule, to get a call Blender cannot interrupt.
     session = await startBlenderSession({
-      policy: { allow: ["run-python"] },
+      policy: { allow: ["python-scripts"] },
       callTimeoutMs: 5000,
       graceMs: 1000,
     });

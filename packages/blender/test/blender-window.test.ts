@@ -15,7 +15,11 @@ describeWithBlender("Blender with a window, under Xvfb", () => {
   });
 
   it("serves the link from the main loop's timer", async () => {
-    expect(await session.adapter.call("ping")).toMatchObject({ loop: "pump", background: false });
+    expect(await session.adapter.call("ping")).toMatchObject({
+      loop: "pump",
+      background: false,
+      blender: expect.stringMatching(/^3\./),
+    });
   });
 
   it("runs operators that need a 3D view, and a script of many commands", async () => {

@@ -85,8 +85,9 @@ describe("parseCliArguments", () => {
     expect(parseCliArguments(["--dcc", "maya"], { DCC_MCP_DCC: "nope" }, "/w").dcc).toEqual([
       "maya",
     ]);
-    expect(() => parseCliArguments(["--dcc", "maya,blender"], {}, "/w")).toThrow(
-      new CliUsageError('Unknown DCC: "blender" (known: maya)'),
+    expect(parseCliArguments(["--dcc", "maya,blender"], {}, "/w").dcc).toEqual(["maya", "blender"]);
+    expect(() => parseCliArguments(["--dcc", "maya,houdini"], {}, "/w")).toThrow(
+      new CliUsageError('Unknown DCC: "houdini" (known: blender, maya)'),
     );
     expect(() => parseCliArguments(["--dcc", "maya,maya"], {}, "/w")).toThrow(/named twice/);
     expect(() => parseCliArguments(["--dcc", ","], {}, "/w")).toThrow(/at least one DCC/);

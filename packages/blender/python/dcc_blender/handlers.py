@@ -1,4 +1,5 @@
-"""The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset`` and the data commands."""
+"""The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset``, the data commands, and
+``bench.echo`` (the baseline of the link benchmark)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError
 
-from . import data_api, operators, render
+from . import data_api, echo, operators, render
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -28,7 +29,12 @@ def _guarded(function: Callable, policy: Policy) -> Callable:
 
 
 def ping(params, call, policy: Policy):
-    return {"blender": bpy.app.version_string, "dataDir": policy.data_dir, "background": bpy.app.background}
+    return {
+        "blender": bpy.app.version_string,
+        "dataDir": policy.data_dir,
+        "background": bpy.app.background,
+        "loop": "blocking" if bpy.app.background else "pump",
+    }
 
 
 def reset(params, call, policy: Policy):
@@ -47,6 +53,7 @@ HANDLERS = {
     "data.list": data_api.data_list,
     "data.call": data_api.data_call,
     "data.describe": data_api.data_describe,
+    "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
 }
 
 

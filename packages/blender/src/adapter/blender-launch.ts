@@ -63,9 +63,13 @@ export function blenderLaunch(
     return { command: blender, args: gui, env, processGroup: false };
   }
   const xvfbRun = findExecutable("xvfb-run", settings.env ?? process.env, "xvfb-run");
+  // The X authority file goes in the session's TMPDIR by name: left to itself, xvfb-run makes a
+  // folder there and, finding it gone when Blender's watchdog has removed the session, exits
+  // before it stops the X server.
+  const wrapper = 'exec "$0" -a -f "$TMPDIR/Xauthority" -s "-screen 0 1280x720x24" "$@"';
   return {
-    command: xvfbRun,
-    args: ["-a", "-s", "-screen 0 1280x720x24", blender, ...gui],
+    command: "/bin/sh",
+    args: ["-c", wrapper, xvfbRun, blender, ...gui],
     env,
     // xvfb-run's X server would outlive it: the whole group is ended.
     processGroup: true,

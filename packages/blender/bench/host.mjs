@@ -1,0 +1,178 @@
+// The real-Blender half of the `@dcc/blender` benchmark (runs only where Blender is installed):
+// start-to-ready beside a bare `blender -b` start-to-exit; the link's round trip of a no-op
+// beside a bare TCP echo inside the same Blender process; a command dispatched from a script
+// beside the same command called over the link directly (the sandbox's overhead per dispatch);
+// and `mesh.primitive_cube_add` beside the no-op round trip.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBlenderAdapter } from "@dcc/blender";
+import { createAdapterExecutor } from "@dcc/executor";
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+};
+
+async function started(dataDir) {
+  const adapter = createBlenderAdapter({ dataDir });
+  const begin = performance.now();
+  await adapter.start({ signal: AbortSignal.timeout(180_000), reportHost: () => {} });
+  return { adapter, readyMs: performance.now() - begin };
+}
+
+function bareStartMs() {
+  const begin = performance.now();
+  const result = spawnSync("blender", ["-b", "--factory-startup", "--python-expr", "pass"], {
+    timeout: 180_000,
+  });
+  if (result.status !== 0) throw new Error(`blender -b exited with ${result.status}`);
+  return performance.now() - begin;
+}
+
+async function echoRoundTrips(port, frame, count) {
+  const socket = connect({ port, host: "127.0.0.1", noDelay: true });
+  await new Promise((resolve, reject) => {
+    socket.once("connect", resolve);
+    socket.once("error", reject);
+  });
+  const times = [];
+  let pending;
+  let received = 0;
+  socket.on("data", (chunk) => {
+    received += chunk.length;
+    if (received >= frame.length) {
+      received -= frame.length;
+      pending?.();
+    }
+  });
+  for (let i = 0; i < count; i++) {
+    const begin = performance.now();
+    await new Promise((resolve) => {
+      pending = resolve;
+      socket.write(frame);
+    });
+    times.push((performance.now() - begin) * 1000);
+  }
+  socket.destroy();
+  return times;
+}
+
+/** Rows for the real-Blender figures, or one row saying why they were skipped. */
+export async function runHostBench({ log }) {
+  if (spawnSync("blender", ["--version"], { timeout: 60_000 }).status !== 0) {
+    return [
+      { metric: "Blender figures (skipped: no Blender; apt-get install -y blender)", unit: "" },
+    ];
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-bench-"));
+  const rows = [];
+  try {
+    const readies = [];
+    const bare = [];
+    for (let round = 0; round < 3; round++) {
+      const { adapter, readyMs } = await started(dataDir);
+      readies.push(readyMs);
+      await adapter.close();
+      bare.push(bareStartMs());
+    }
+    rows.push({
+      metric: "Blender start-to-ready (median of 3) vs bare blender -b start-to-exit",
+      ours: median(readies),
+      baseline: median(bare),
+      unit: "ms",
+    });
+
+    const { adapter } = await started(dataDir);
+    try {
+      const calls = 2000;
+      await adapter.call("ping");
+      const link = [];
+      for (let i = 0; i < calls; i++) {
+        const begin = performance.now();
+        await adapter.call("ping");
+        link.push((performance.now() - begin) * 1000);
+      }
+      const { port } = await adapter.call("bench.echo");
+      // About the size of a ping call frame and its reply.
+      const frame = Buffer.alloc(64, 1);
+      const echo = await echoRoundTrips(port, frame, calls);
+      rows.push({
+        metric: `link round trip of a no-op, p50 of ${calls} vs bare TCP echo in the same Blender`,
+        ours: median(link),
+        baseline: median(echo),
+        unit: "µs",
+      });
+
+      const executor = createAdapterExecutor(adapter);
+      try {
+        const dispatches = 1000;
+        const args = { path: "context.mode" };
+        const direct = [];
+        for (let i = 0; i < dispatches; i++) {
+          const begin = performance.now();
+          await adapter.call("data.get", args);
+          direct.push((performance.now() - begin) * 1000);
+        }
+        const script = (n) =>
+          `for (let i = 0; i < ${n}; i++) dispatch("data.get", { path: "context.mode" }); return ${n};`;
+        await executor.execute(script(10));
+        const perDispatch = [];
+        for (let round = 0; round < 5; round++) {
+          let begin = performance.now();
+          const empty = await executor.execute(script(0));
+          const emptyMs = performance.now() - begin;
+          begin = performance.now();
+          const full = await executor.execute(script(dispatches), { timeoutSecs: 120 });
+          const fullMs = performance.now() - begin;
+          if (!empty.success || !full.success)
+            throw new Error(`bench script failed: ${full.error ?? empty.error}`);
+          perDispatch.push(((fullMs - emptyMs) / dispatches) * 1000);
+        }
+        const linkMean = direct.reduce((sum, value) => sum + value, 0) / direct.length;
+        const overhead = median(perDispatch) - linkMean;
+        rows.push({
+          metric: `dispatch("data.get") from a script (mean of ${dispatches}, median of 5 runs) vs the same call over the link`,
+          ours: median(perDispatch),
+          baseline: linkMean,
+          unit: "µs",
+        });
+        rows.push({
+          metric: "sandbox overhead per dispatch (difference of the row above)",
+          ours: overhead,
+          unit: "µs",
+          goal: "≤ 50 µs",
+          pass: overhead <= 50,
+        });
+      } finally {
+        await executor.close();
+      }
+
+      await adapter.call("blender.reset");
+      const cubes = [];
+      for (let i = 0; i < 200; i++) {
+        const begin = performance.now();
+        await adapter.call("blender.op", {
+          operator: "mesh.primitive_cube_add",
+          args: { location: [i, 0, 0] },
+        });
+        cubes.push((performance.now() - begin) * 1000);
+      }
+      rows.push({
+        metric:
+          "mesh.primitive_cube_add p50 of 200 (with its change report) vs the no-op round trip",
+        ours: median(cubes),
+        baseline: median(link),
+        unit: "µs",
+      });
+      log(`Blender ${JSON.stringify(await adapter.call("ping"))}`);
+    } finally {
+      await adapter.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
