@@ -348,11 +348,6 @@ export class ScriptStore {
   }
 }
 
-/** Creates a {@link ScriptStore} for a root from host configuration. */
-export function createScriptStore(options: ScriptStoreOptions): ScriptStore {
-  return new ScriptStore(options);
-}
-
 function validateMaterializeOptions(code: string, options: MaterializeOptions, max: number): void {
   const fail = (option: string, detail: string): never => {
     throw new ScriptOptionsError({ option, detail });
