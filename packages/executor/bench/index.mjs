@@ -1,6 +1,8 @@
 // Benchmarks of @dcc/executor against the BUILT package (run `pnpm --filter @dcc/executor... build`
 // first). Each figure sits beside a node:vm baseline measured in the same run; node:vm is no
-// security boundary, it only marks the floor.
+// security boundary, it only marks the floor. The import-time figure sits beside a bare import of
+// quickjs-emscripten-core, the sandbox's own dependency.
+import { execFile } from "node:child_process";
 import vm from "node:vm";
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
 
@@ -26,10 +28,68 @@ async function vmExecute(code, sandbox = {}) {
   return JSON.parse(JSON.stringify(value ?? null));
 }
 
+// Heavy libraries a plain execute does not need in the calling thread.
+const lazyLibraries = /[\\/]node_modules[\\/](?:ajv|sucrase|@babel[\\/]parser)[\\/]/;
+
+/**
+ * `await import(url)` in a fresh Node process: milliseconds, and whether it loaded any of
+ * {@link lazyLibraries} (CommonJS modules imported from ESM land in the require cache).
+ */
+function importInChild(url) {
+  const script = `
+    const started = performance.now();
+    await import(${JSON.stringify(url)});
+    const ms = performance.now() - started;
+    const { createRequire } = await import("node:module");
+    const cache = createRequire(import.meta.url).cache;
+    const heavy = Object.keys(cache).filter((file) => ${lazyLibraries}.test(file)).length;
+    console.log(JSON.stringify({ ms, heavy }));`;
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", script],
+      { timeout: 60_000 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
+  });
+}
+
+/** Median import time of `@dcc/executor` (from dist) and of bare quickjs-emscripten-core. */
+async function importTimes(runs) {
+  const ours = [];
+  const bare = [];
+  let heavy = 0;
+  const executorUrl = import.meta.resolve("@dcc/executor");
+  const quickjsUrl = import.meta.resolve("quickjs-emscripten-core");
+  // Alternated, so a burst of load on the machine hits both sides alike.
+  for (let i = 0; i < runs; i++) {
+    const measured = await importInChild(executorUrl);
+    ours.push(measured.ms);
+    heavy = Math.max(heavy, measured.heavy);
+    bare.push((await importInChild(quickjsUrl)).ms);
+  }
+  return { ours: median(ours), baseline: median(bare), heavy };
+}
+
 export async function run({ log }) {
   const rows = [];
   const began = performance.now();
   const elapsed = () => `${((performance.now() - began) / 1000).toFixed(1)} s`;
+
+  // 0. Import cost, in fresh processes.
+  const imports = await importTimes(9);
+  rows.push({
+    metric: '`await import("@dcc/executor")` in a fresh process, median of 9',
+    ours: imports.ours,
+    baseline: imports.baseline,
+    unit: "ms",
+    goal: "loads no Babel, sucrase or ajv",
+    pass: imports.heavy === 0,
+  });
+  log(
+    `import @dcc/executor ${imports.ours.toFixed(1)} ms vs quickjs-emscripten-core ${imports.baseline.toFixed(1)} ms, ${(imports.ours / imports.baseline).toFixed(2)}× (${imports.heavy} Babel/sucrase/ajv files loaded) (${elapsed()})`,
+  );
+
   // The no-op command notes when each call reaches the host: the gap between two consecutive
   // arrivals is one full round trip (answer, worker wake-up, guest code, next call).
   let arrivals = [];

@@ -1,26 +1,10 @@
-import {
-  type CancellationProbe,
-  CancelToken,
-  captureCancelContext,
-  currentCancelToken,
-  DccMcpCancelledError,
-  DccMcpError,
-} from "@dcc/cancel";
+import { DccMcpError } from "@dcc/cancel";
 import { type CommandRecord, DccApiCatalog, type SearchLimits, searchLimits } from "@dcc/catalog";
-import { CommandError } from "./command-error.ts";
-import { commandErrorCodes } from "./command-error-code.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
-import type {
-  ExecuteCompletion,
-  ExecuteErrorCode,
-  ExecuteFailure,
-  ExecuteLimitName,
-  ExecuteResult,
-  JsonValue,
-} from "./execute-result.ts";
+import type { ExecuteResult } from "./execute-result.ts";
 import { type ExecutorLimits, resolveExecutorLimits } from "./executor-limits.ts";
-import type { RunHooks } from "./internal/pooled-worker.ts";
 import { pythonRepr } from "./internal/python-repr.ts";
+import { type RunScriptOptions, runScript } from "./internal/run-script.ts";
 import { SandboxPool } from "./sandbox-pool.ts";
 import { isEntryPointScript } from "./scripts/analyze-script.ts";
 import type { ExecuteParamsRequest } from "./scripts/execute-params.ts";
@@ -28,6 +12,7 @@ import {
   executeParamsOn,
   type MaterializeOnExecuteOptions,
   materializeOnExecute,
+  type ScriptExecutionHost,
 } from "./scripts/script-execution.ts";
 import { ScriptStore } from "./scripts/script-store.ts";
 import type { ToolDispatcher } from "./tool-dispatcher.ts";
@@ -78,17 +63,6 @@ export interface SearchResult {
   hint?: string;
 }
 
-/**
- * Options of {@link DccApiExecutor.run}: {@link ExecuteOptions} plus an entry point to call after
- * the script body ran and extra `context` for a successful result.
- */
-export interface RunScriptOptions extends ExecuteOptions {
-  /** Calls `name(params)` after the body; its awaited value becomes the output. */
-  entry?: { name: string; params: unknown };
-  /** Reported as `context` on success (default `{}`). */
-  context?: Record<string, JsonValue>;
-}
-
 const noHitsHint =
   "Try a broader query or fewer words; search matches command names, descriptions and signatures.";
 
@@ -115,6 +89,8 @@ export class DccApiExecutor {
   readonly scripts: ScriptStore | undefined;
   #pool: SandboxPool;
   #ownsPool: boolean;
+  /** What the materialized-script paths run through: this executor's name and run. */
+  #scriptHost: ScriptExecutionHost;
 
   /** @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit or a pool too small for it. */
   constructor(dccName: string, options: DccApiExecutorOptions = {}) {
@@ -136,6 +112,7 @@ export class DccApiExecutor {
     }
     this.#ownsPool = options.pool === undefined;
     this.#pool = options.pool ?? new SandboxPool({ memoryBytes: this.limits.memoryBytes });
+    this.#scriptHost = { dccName, run: (code, options) => this.#run(code, options) };
   }
 
   /** The worker pool executions run on. */
@@ -186,9 +163,9 @@ export class DccApiExecutor {
       code.length <= this.limits.maxCodeChars &&
       isEntryPointScript(code)
     ) {
-      return materializeOnExecute(this, this.scripts, code, materialize);
+      return materializeOnExecute(this.#scriptHost, this.scripts, code, materialize);
     }
-    return this.run(code, runOptions);
+    return this.#run(code, runOptions);
   }
 
   /**
@@ -202,328 +179,19 @@ export class DccApiExecutor {
     request: ExecuteParamsRequest,
     options: ExecuteOptions = {},
   ): Promise<ExecuteResult> {
-    return executeParamsOn(this, this.scripts, request, options);
+    return executeParamsOn(this.#scriptHost, this.scripts, request, options);
   }
 
-  /**
-   * The execution path behind {@link DccApiExecutor.execute}, reusable for materialized
-   * scripts: `entry` calls a function the script defines, with JSON `params`.
-   */
-  async run(code: unknown, options: RunScriptOptions = {}): Promise<ExecuteResult> {
-    const startedAt = performance.now();
-    const { limits } = this;
-    let hostCalls = 0;
-    const stats = (dispatchCalls = hostCalls) => ({
-      durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
-      dispatchCalls,
-    });
-    const failure = (
-      errorCode: ExecuteErrorCode,
-      error: string,
-      completion: ExecuteCompletion,
-      extra: {
-        limit?: ExecuteLimitName;
-        logs?: ExecuteFailure["logs"];
-        dispatchCalls?: number;
-      } = {},
-    ): ExecuteFailure => {
-      const result: ExecuteFailure = {
-        success: false,
-        message: this.#message(errorCode),
-        error,
-        errorCode,
-        logs: extra.logs ?? [],
-        completion,
-        stats: stats(extra.dispatchCalls),
-      };
-      if (extra.limit !== undefined) result.limit = extra.limit;
-      return result;
-    };
-
-    // Input validation, before anything runs.
-    if (code === undefined || code === null) {
-      return failure("INVALID_INPUT", "Missing required 'code' string", "not_started");
-    }
-    if (typeof code !== "string") {
-      return failure("INVALID_INPUT", "code must be a string", "not_started");
-    }
-    if (code.length > limits.maxCodeChars) {
-      return failure(
-        "INVALID_INPUT",
-        `code is ${code.length} characters, over the code size limit of ${limits.maxCodeChars} characters`,
-        "not_started",
-        { limit: "code" },
-      );
-    }
-    const timeoutSecs = options.timeoutSecs ?? limits.timeoutSecs;
-    if (typeof timeoutSecs !== "number" || !Number.isInteger(timeoutSecs)) {
-      return failure(
-        "INVALID_INPUT",
-        "timeoutSecs must be an integer number of seconds",
-        "not_started",
-      );
-    }
-    if (timeoutSecs <= 0) {
-      return failure("INVALID_INPUT", "timeoutSecs must be greater than zero", "not_started");
-    }
-    if (timeoutSecs > limits.maxTimeoutSecs) {
-      return failure(
-        "INVALID_INPUT",
-        `timeoutSecs must be at most ${limits.maxTimeoutSecs}`,
-        "not_started",
-      );
-    }
-    let entry: { name: string; paramsJson: string } | undefined;
-    if (options.entry !== undefined) {
-      let paramsJson: string | undefined;
-      try {
-        paramsJson = JSON.stringify(options.entry.params ?? null);
-      } catch {
-        // reported below
-      }
-      if (paramsJson === undefined) {
-        return failure("INVALID_INPUT", "params must be JSON-serializable", "not_started");
-      }
-      entry = { name: options.entry.name, paramsJson };
-    }
-
-    // Cancellation: any source stops the sandbox and aborts the host command's signal.
-    const stop = new AbortController();
-    const hostAbort = new AbortController();
-    let cancelReason: string | undefined;
-    const cleanups: Array<() => void> = [];
-    const cancel = (reason?: string): void => {
-      if (stop.signal.aborted) return;
-      cancelReason = reason;
-      stop.abort();
-      hostAbort.abort(new DccMcpCancelledError({ reason }));
-    };
-    const { signal, cancelToken } = options;
-    if (signal !== undefined) {
-      const onAbort = (): void => cancel(describeReason(signal.reason));
-      if (signal.aborted) onAbort();
-      else {
-        signal.addEventListener("abort", onAbort, { once: true });
-        cleanups.push(() => signal.removeEventListener("abort", onAbort));
-      }
-    }
-    if (cancelToken !== undefined) cleanups.push(cancelToken.onCancel(cancel));
-    const ambient = currentCancelToken();
-    if (ambient !== undefined && ambient !== cancelToken)
-      cleanups.push(watchProbe(ambient, cancel));
-    if (stop.signal.aborted) {
-      for (const cleanup of cleanups) cleanup();
-      return failure("CANCELLED", cancelledText(cancelReason), "not_started");
-    }
-
-    const inCallerContext = captureCancelContext();
-    let inFlight = 0;
-    const { onLog, onProgress } = options;
-    const hooks: RunHooks = {
-      onCall: (name, argsJson) => {
-        if (stop.signal.aborted) {
-          return errorReply(
-            name,
-            commandErrorCodes.cancelled,
-            `${name} was not started: the script was stopped`,
-          );
-        }
-        const dispatcher = this.dispatcher;
-        if (dispatcher === undefined) {
-          return errorReply(
-            name,
-            commandErrorCodes.noDispatcher,
-            `No host commands are available on ${this.dccName}`,
-          );
-        }
-        // Re-parsed on the host: plain data only, `__proto__` keys stay inert own properties.
-        let args: unknown;
-        try {
-          args = JSON.parse(argsJson);
-        } catch {
-          return errorReply(
-            name,
-            commandErrorCodes.invalidArgs,
-            "The arguments are not valid JSON",
-          );
-        }
-        hostCalls++;
-        const outcome = inCallerContext(() =>
-          dispatcher.dispatchNow(name, args, { signal: hostAbort.signal }),
-        );
-        if (!(outcome instanceof Promise)) {
-          return outcome.ok ? valueReply(name, outcome.value) : failureReply(name, outcome.error);
-        }
-        inFlight++;
-        return outcome.then(
-          (value) => {
-            inFlight--;
-            return valueReply(name, value);
-          },
-          (error: unknown) => {
-            inFlight--;
-            return failureReply(name, error);
-          },
-        );
-      },
-    };
-    if (onLog !== undefined) hooks.onLog = (entry) => callSafely(() => onLog(entry));
-    if (onProgress !== undefined)
-      hooks.onProgress = (update) => callSafely(() => onProgress(update));
-
-    const job = {
+  #run(code: unknown, options: RunScriptOptions): Promise<ExecuteResult> {
+    return runScript(
+      { dccName: this.dccName, limits: this.limits, pool: this.#pool, dispatcher: this.dispatcher },
       code,
-      limits: {
-        memoryBytes: limits.memoryBytes,
-        stackBytes: limits.stackBytes,
-        maxOutputChars: limits.maxOutputChars,
-        maxDispatchCalls: limits.maxDispatchCalls,
-        maxLogEntries: limits.maxLogEntries,
-        maxLogChars: limits.maxLogChars,
-      },
-      deadline: Date.now() + timeoutSecs * 1000,
-      streamLogs: onLog !== undefined,
-      streamProgress: onProgress !== undefined,
-    };
-    let outcome: Awaited<ReturnType<SandboxPool["run"]>>;
-    try {
-      outcome = await this.#pool.run(
-        entry === undefined ? job : { ...job, entry },
-        hooks,
-        stop.signal,
-      );
-    } finally {
-      for (const cleanup of cleanups) cleanup();
-    }
-
-    const hostStillRunning = inFlight > 0;
-    if (hostStillRunning && !hostAbort.signal.aborted) {
-      hostAbort.abort(
-        new DccMcpCancelledError({
-          message:
-            outcome.status === "error" && outcome.errorCode === "TIMEOUT"
-              ? "Script timed out"
-              : "Script stopped",
-        }),
-      );
-    }
-    const dispatchCalls = Math.max(hostCalls, outcome.dispatchCalls);
-    if (outcome.status === "ok") {
-      return {
-        success: true,
-        message: `Script executed successfully on ${this.dccName}.`,
-        output: JSON.parse(outcome.outputJson) as JsonValue,
-        logs: outcome.logs,
-        context: options.context ?? {},
-        completion: "complete",
-        stats: stats(dispatchCalls),
-      };
-    }
-    const completion: ExecuteCompletion = !outcome.started
-      ? "not_started"
-      : hostStillRunning
-        ? "unknown"
-        : "complete";
-    let error = outcome.error;
-    if (outcome.errorCode === "TIMEOUT") error = `Script exceeded the ${timeoutSecs}s timeout`;
-    if (outcome.errorCode === "CANCELLED") error = cancelledText(cancelReason, outcome.started);
-    const extra: { limit?: ExecuteLimitName; logs: ExecuteFailure["logs"]; dispatchCalls: number } =
-      { logs: outcome.logs, dispatchCalls };
-    if (outcome.limit !== undefined) extra.limit = outcome.limit;
-    return failure(outcome.errorCode, error, completion, extra);
+      options,
+    );
   }
 
   /** Ends the executor's own worker pool (a shared pool is left to its owner). Idempotent. */
   async close(): Promise<void> {
     if (this.#ownsPool) await this.#pool.close();
   }
-
-  #message(errorCode: ExecuteErrorCode): string {
-    switch (errorCode) {
-      case "INVALID_INPUT":
-        return `Script parameters are invalid on ${this.dccName}.`;
-      case "TIMEOUT":
-        return `Script timed out on ${this.dccName}.`;
-      case "CANCELLED":
-        return `Script was cancelled on ${this.dccName}.`;
-      default:
-        return `Script failed on ${this.dccName}.`;
-    }
-  }
-}
-
-const bigintAsString = (_key: string, item: unknown): unknown =>
-  typeof item === "bigint" ? String(item) : item;
-
-function valueReply(command: string, value: unknown): string {
-  // JSON.stringify drops a top-level function or symbol without an error; the script would
-  // silently receive undefined, so these are refused like any other non-JSON value.
-  if (typeof value === "function" || typeof value === "symbol") {
-    return errorReply(
-      command,
-      commandErrorCodes.invalidResult,
-      `${command} returned a value that is not JSON-representable: a ${typeof value}`,
-    );
-  }
-  const reply = { ok: true, value: value === undefined ? null : value };
-  try {
-    // Without a replacer first: it is much faster, and only a BigInt (or a real error) throws.
-    return JSON.stringify(reply);
-  } catch {
-    // Retried below with BigInts as strings.
-  }
-  try {
-    return JSON.stringify(reply, bigintAsString);
-  } catch (error) {
-    return errorReply(
-      command,
-      commandErrorCodes.invalidResult,
-      `${command} returned a value that is not JSON-representable: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
-function failureReply(command: string, error: unknown): string {
-  if (error instanceof CommandError) return errorReply(command, error.code, error.message);
-  const message = error instanceof Error ? error.message : String(error);
-  return errorReply(command, commandErrorCodes.commandFailed, message);
-}
-
-function errorReply(command: string, code: string, message: string): string {
-  return JSON.stringify({ ok: false, error: { command, code, message } });
-}
-
-function callSafely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // A throwing listener must not break the execution.
-  }
-}
-
-function describeReason(reason: unknown): string | undefined {
-  if (typeof reason === "string") return reason;
-  if (reason instanceof DccMcpCancelledError) return reason.reason;
-  if (reason instanceof Error && reason.name !== "AbortError") return reason.message;
-  return undefined;
-}
-
-function cancelledText(reason: string | undefined, started = false): string {
-  const base = started ? "Script was cancelled" : "Script was cancelled before it started";
-  return reason === undefined || reason === "" ? base : `${base}: ${reason}`;
-}
-
-/** Calls `cancel` when an ambient probe is cancelled; returns a disposer. */
-function watchProbe(probe: CancellationProbe, cancel: (reason?: string) => void): () => void {
-  if (probe instanceof CancelToken) return probe.onCancel(cancel);
-  if (probe.cancelled) {
-    cancel(probe.reason);
-    return () => {};
-  }
-  // A read-only probe has no events; poll it while the script runs.
-  const timer = setInterval(() => {
-    if (probe.cancelled) cancel(probe.reason);
-  }, 5);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -21,11 +21,11 @@ export type {
 export type {
   DccApiExecutorOptions,
   ExecuteCodeOptions,
-  RunScriptOptions,
   SearchOptions,
   SearchResult,
 } from "./dcc-api-executor.ts";
 export { DccApiExecutor } from "./dcc-api-executor.ts";
+export { executeMessage } from "./execute-message.ts";
 export type { ExecuteLogEntry, ExecuteOptions, ExecuteProgress } from "./execute-options.ts";
 export type {
   ExecuteCompletion,
@@ -40,12 +40,7 @@ export type {
 export { executeErrorCodes } from "./execute-result.ts";
 export type { ExecutorLimits } from "./executor-limits.ts";
 export { defaultExecutorLimits, maxStackBytes, resolveExecutorLimits } from "./executor-limits.ts";
-export type {
-  SandboxJob,
-  SandboxPoolOptions,
-  SandboxPoolStats,
-  SandboxRunResult,
-} from "./sandbox-pool.ts";
+export type { SandboxPoolOptions, SandboxPoolStats } from "./sandbox-pool.ts";
 export { SandboxPool } from "./sandbox-pool.ts";
 export type {
   ParametersSchema,
@@ -61,9 +56,8 @@ export type {
   ExecuteParamsRequest,
   MaterializedScriptContext,
   PreparedScriptCall,
-  ScriptRunner,
 } from "./scripts/execute-params.ts";
-export { executeScriptParams, prepareScriptCall } from "./scripts/execute-params.ts";
+export { prepareScriptCall } from "./scripts/execute-params.ts";
 export type {
   InvalidParametersErrorOptions,
   ParameterIssue,
@@ -97,11 +91,11 @@ export type {
   ResolveOptions,
   ScriptStoreOptions,
 } from "./scripts/script-store.ts";
-export { createScriptStore, ScriptStore } from "./scripts/script-store.ts";
+export { ScriptStore } from "./scripts/script-store.ts";
 export type { ScriptSyntaxErrorOptions } from "./scripts/script-syntax-error.ts";
 export { ScriptSyntaxError } from "./scripts/script-syntax-error.ts";
 export type { UnsupportedParameterTypeErrorOptions } from "./scripts/unsupported-parameter-type-error.ts";
 export { UnsupportedParameterTypeError } from "./scripts/unsupported-parameter-type-error.ts";
-export type { DispatchOptions, DispatchOutcome } from "./tool-dispatcher.ts";
+export type { DispatchOptions } from "./tool-dispatcher.ts";
 export { ToolDispatcher } from "./tool-dispatcher.ts";
 export { ToolRegistry } from "./tool-registry.ts";

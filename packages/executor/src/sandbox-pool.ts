@@ -18,7 +18,7 @@ export interface SandboxPoolOptions {
   cancelGraceMs?: number;
 }
 
-/** One script for {@link SandboxPool.run}. */
+/** One script for {@link runOnPool}. */
 export interface SandboxJob {
   code: string;
   entry?: RunEntry;
@@ -46,6 +46,28 @@ export interface SandboxPoolStats {
   queued: number;
 }
 
+let runOn: (
+  pool: SandboxPool,
+  job: SandboxJob,
+  hooks: RunHooks,
+  signal: AbortSignal,
+) => Promise<SandboxRunResult>;
+
+/**
+ * Runs one job on a free worker of `pool` (internal to `@dcc/executor`;
+ * {@link DccApiExecutor.execute} is the public way in). Never rejects. `signal` cancels it: the
+ * worker's interrupt flag is raised and, if the script does not stop within the grace period, the
+ * worker is terminated.
+ */
+export function runOnPool(
+  pool: SandboxPool,
+  job: SandboxJob,
+  hooks: RunHooks,
+  signal: AbortSignal,
+): Promise<SandboxRunResult> {
+  return runOn(pool, job, hooks, signal);
+}
+
 const headroomBytes = 32 * 1024 * 1024;
 const pageBytes = 64 * 1024;
 /**
@@ -68,6 +90,9 @@ const spareAfterMs = 100;
  * Several {@link DccApiExecutor}s may share one pool.
  */
 export class SandboxPool {
+  static {
+    runOn = (pool, job, hooks, signal) => pool.#run(job, hooks, signal);
+  }
   /** Number of worker threads. */
   readonly size: number;
   /** Largest per-execution memory limit this pool supports, in bytes. */
@@ -121,12 +146,8 @@ export class SandboxPool {
     await Promise.all([...this.#starting].map((worker) => worker.ready.catch(() => {})));
   }
 
-  /**
-   * Runs one job on a free worker (internal to `@dcc/executor`; {@link DccApiExecutor.execute} is
-   * the public way in). Never rejects. `signal` cancels it: the worker's interrupt flag is raised
-   * and, if the script does not stop within the grace period, the worker is terminated.
-   */
-  async run(job: SandboxJob, hooks: RunHooks, signal: AbortSignal): Promise<SandboxRunResult> {
+  /** See {@link runOnPool}. */
+  async #run(job: SandboxJob, hooks: RunHooks, signal: AbortSignal): Promise<SandboxRunResult> {
     const notStarted = (errorCode: "CANCELLED" | "TIMEOUT" | "INTERNAL", error: string) =>
       ({
         status: "error",

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CommandError } from "./command-error.ts";
 import { DccApiExecutor } from "./dcc-api-executor.ts";
 import type { ExecuteResult } from "./execute-result.ts";
-import { ToolDispatcher } from "./tool-dispatcher.ts";
+import { dispatchNow, ToolDispatcher } from "./tool-dispatcher.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 
 async function rejection(promise: Promise<unknown>): Promise<CommandError> {
@@ -175,20 +175,20 @@ describe("ToolDispatcher", () => {
       },
     ]);
     const dispatcher = new ToolDispatcher(registry);
-    expect(dispatcher.dispatchNow("sync", 1)).toEqual({ ok: true, value: 1 });
-    expect(dispatcher.dispatchNow("nope", 1)).toMatchObject({
+    expect(dispatchNow(dispatcher, "sync", 1)).toEqual({ ok: true, value: 1 });
+    expect(dispatchNow(dispatcher, "nope", 1)).toMatchObject({
       ok: false,
       error: { code: "UNKNOWN_COMMAND" },
     });
-    const held = dispatcher.dispatchNow("hold", null);
+    const held = dispatchNow(dispatcher, "hold", null);
     expect(held).toBeInstanceOf(Promise);
     // Behind a running command, even a synchronous one waits its turn.
-    const queued = dispatcher.dispatchNow("sync", 2);
+    const queued = dispatchNow(dispatcher, "sync", 2);
     expect(queued).toBeInstanceOf(Promise);
     release();
     expect(await held).toBe("held");
     expect(await queued).toBe(2);
-    expect(dispatcher.dispatchNow("sync", 3)).toEqual({ ok: true, value: 3 });
+    expect(dispatchNow(dispatcher, "sync", 3)).toEqual({ ok: true, value: 3 });
   });
 });
 
@@ -251,7 +251,7 @@ describe("ToolDispatcher with a command whose caller is gone", () => {
     expect(refused).toMatchObject({ code: "HOST_BUSY", command: "echo" });
     expect(refused.message).toMatch(busyMessage);
     // Once orphaned, a call is refused at once, without a promise.
-    const now = dispatcher.dispatchNow("echo", 2);
+    const now = dispatchNow(dispatcher, "echo", 2);
     expect(now).toMatchObject({ ok: false, error: { code: "HOST_BUSY" } });
     expect(started).toEqual(["hang"]);
     release();

@@ -13,13 +13,34 @@ export interface DispatchOptions {
   signal?: AbortSignal;
 }
 
-/** Result of {@link ToolDispatcher.dispatchNow}: settled at once, or a promise. */
+/** Result of {@link dispatchNow}: settled at once, or a promise. */
 export type DispatchOutcome =
   | { ok: true; value: unknown }
   | { ok: false; error: CommandError }
   | Promise<unknown>;
 
 const neverAborted = new AbortController().signal;
+
+let dispatchNowOn: (
+  dispatcher: ToolDispatcher,
+  name: string,
+  args: unknown,
+  options: DispatchOptions,
+) => DispatchOutcome;
+
+/**
+ * Like {@link ToolDispatcher.dispatch}, but when no other call is queued or running and the
+ * handler is synchronous, it runs at once and the outcome comes back without a promise (the
+ * sandbox's dispatch path saves its microtask hops this way). Internal to `@dcc/executor`.
+ */
+export function dispatchNow(
+  dispatcher: ToolDispatcher,
+  name: string,
+  args: unknown,
+  options: DispatchOptions = {},
+): DispatchOutcome {
+  return dispatchNowOn(dispatcher, name, args, options);
+}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -68,6 +89,11 @@ export class ToolDispatcher {
   #running: RunningCall | undefined;
   readonly #queue: Waiter[] = [];
 
+  static {
+    dispatchNowOn = (dispatcher, name, args, options) =>
+      dispatcher.#dispatchNow(name, args, options);
+  }
+
   constructor(registry: ToolRegistry) {
     this.registry = registry;
   }
@@ -80,17 +106,13 @@ export class ToolDispatcher {
    *   code (`COMMAND_FAILED` when it has none).
    */
   dispatch(name: string, args: unknown, options: DispatchOptions = {}): Promise<unknown> {
-    const outcome = this.dispatchNow(name, args, options);
+    const outcome = this.#dispatchNow(name, args, options);
     if (outcome instanceof Promise) return outcome;
     return outcome.ok ? Promise.resolve(outcome.value) : Promise.reject(outcome.error);
   }
 
-  /**
-   * Like {@link ToolDispatcher.dispatch}, but when no other call is queued or running and the
-   * handler is synchronous, it runs at once and the outcome comes back without a promise (the
-   * sandbox's dispatch path saves its microtask hops this way). Used inside `@dcc/executor`.
-   */
-  dispatchNow(name: string, args: unknown, options: DispatchOptions = {}): DispatchOutcome {
+  /** See {@link dispatchNow}. */
+  #dispatchNow(name: string, args: unknown, options: DispatchOptions): DispatchOutcome {
     const definition = this.registry.get(name);
     if (definition === undefined) return { ok: false, error: this.#unknown(name) };
     const problems = this.registry.validateArgs(name, args);

@@ -1,7 +1,10 @@
 import { DccMcpError } from "@dcc/cancel";
 import type { CommandRecord } from "@dcc/catalog";
-import { Ajv, type ValidateFunction } from "ajv";
+import type { Ajv, ValidateFunction } from "ajv";
 import type { CommandDefinition } from "./command-definition.ts";
+import { loadOnFirstUse } from "./internal/load-on-first-use.ts";
+
+const ajvModule = loadOnFirstUse<typeof import("ajv")>("ajv");
 
 interface Registered {
   definition: CommandDefinition;
@@ -15,7 +18,7 @@ interface Registered {
  */
 export class ToolRegistry {
   #commands = new Map<string, Registered>();
-  #ajv = new Ajv({ allErrors: false, strict: false });
+  #ajv: Ajv | undefined;
 
   /**
    * Adds one command.
@@ -42,6 +45,7 @@ export class ToolRegistry {
     let validate: ValidateFunction | undefined;
     if (definition.argsSchema !== undefined) {
       try {
+        this.#ajv ??= new (ajvModule().Ajv)({ allErrors: false, strict: false });
         validate = this.#ajv.compile(definition.argsSchema);
       } catch (error) {
         throw new DccMcpError({

@@ -40,3 +40,39 @@ describe("the built package", () => {
     ]);
   }, 90_000);
 });
+
+// CommonJS modules imported from ESM land in the require cache, so it shows what was loaded.
+const loadedScript = (after: string) => `
+const executor = await import(${JSON.stringify(pathToFileURL(resolve(packageDir, "dist/index.js")).href)});
+${after}
+const { createRequire } = await import("node:module");
+const loaded = new Set();
+for (const file of Object.keys(createRequire(import.meta.url).cache)) {
+  const match = /[\\\\/]node_modules[\\\\/](ajv|sucrase|@babel[\\\\/]parser)[\\\\/]/.exec(file);
+  if (match) loaded.add(match[1].replace("\\\\", "/"));
+}
+process.stdout.write(JSON.stringify([...loaded].sort()));
+`;
+
+describe("importing the built package", () => {
+  it("loads Babel, sucrase and ajv only when a code path needs them", async () => {
+    const loaded = async (after: string) =>
+      JSON.parse(
+        (
+          await run(process.execPath, ["--input-type=module", "-e", loadedScript(after)], {
+            cwd: packageDir,
+            timeout: 60_000,
+          })
+        ).stdout,
+      );
+    expect(await loaded("")).toEqual([]);
+    expect(
+      await loaded(
+        `new executor.ToolRegistry().register({ name: "a", handler: () => 1, argsSchema: { type: "object" } });`,
+      ),
+    ).toEqual(["ajv"]);
+    expect(await loaded(`executor.isEntryPointScript("function main() {}");`)).toEqual([
+      "@babel/parser",
+    ]);
+  }, 90_000);
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type CancelToken, Job } from "@dcc/cancel";
+import { executeMessage } from "@dcc/executor";
 import type { BridgeProgress, BridgeResult } from "./bridge-executor.ts";
 import { InMemoryJobStore } from "./in-memory-job-store.ts";
 import { createCallToken, linkSignal } from "./internal/call-context.ts";
@@ -142,7 +143,7 @@ export class JobManager {
       } catch (error) {
         result = {
           success: false,
-          message: `Script failed on ${options.dccName}.`,
+          message: executeMessage(options.dccName, "INTERNAL"),
           error: error instanceof Error ? error.message : String(error),
           errorCode: "INTERNAL",
         };

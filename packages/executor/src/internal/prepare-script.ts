@@ -1,8 +1,11 @@
 // Turns the code an agent sent into one JS expression QuickJS can evaluate: Markdown fences
 // blanked out, the body wrapped in an async IIFE (top-level return and await), and TypeScript
-// types stripped by sucrase, which keeps every line where it was.
-import { transform } from "sucrase";
+// types stripped by sucrase, which keeps every line where it was (sucrase is loaded by the first
+// script a worker runs, not by importing the package).
+import { loadOnFirstUse } from "./load-on-first-use.ts";
 import type { RunEntry } from "./sandbox-types.ts";
+
+const sucrase = loadOnFirstUse<typeof import("sucrase")>("sucrase");
 
 const fenceOpen = /^\s*```[\w+-]*[ \t]*$/;
 const fenceClose = /^\s*```\s*$/;
@@ -42,7 +45,7 @@ export function wrapScript(code: string, entry?: RunEntry): string {
 /** Strips TypeScript syntax from wrapped code; throws a SyntaxError with `(line:column)`. */
 export function stripTypes(wrapped: string): string {
   try {
-    return transform(wrapped, {
+    return sucrase().transform(wrapped, {
       transforms: ["typescript"],
       disableESTransforms: true,
       production: true,

@@ -8,56 +8,27 @@ import type {
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import { GUEST_BOOTSTRAP } from "./guest-bootstrap.ts";
+import {
+  formatBytes,
+  formatError,
+  isHostStackOverflow,
+  isSyntaxError,
+  readError,
+} from "./guest-errors.ts";
+import { newHostFunctions } from "./host-functions.ts";
+import { LogBuffer } from "./log-buffer.ts";
 import { guestStackCap } from "./native-stack.ts";
 import { stripTypes, wrapScript } from "./prepare-script.ts";
-import { newRawStringFunction } from "./raw-string-function.ts";
-import type {
-  LimitName,
-  LogEntry,
-  LogLevel,
-  ProgressUpdate,
-  RunErrorCode,
-  RunOutcome,
-  RunRequest,
-} from "./sandbox-types.ts";
+import { type RunState, type SandboxHost, type Stop, stopFrom } from "./sandbox-run-state.ts";
+import type { LimitName, RunErrorCode, RunOutcome, RunRequest } from "./sandbox-types.ts";
 
-/** Why a run was stopped from outside. */
-export type StopReason = "cancelled" | "timeout";
-
-/** What the runner needs from whoever hosts it (the worker, or a test). */
-export interface SandboxHost {
-  /** Polled by the interrupt handler and around dispatch waits. */
-  checkStop(): StopReason | null;
-  /** Runs a host command; returns reply JSON text, or null when the run was stopped meanwhile. */
-  dispatch(name: string, argsJson: string): string | null;
-  log?(entry: LogEntry): void;
-  progress?(update: ProgressUpdate): void;
-}
+export type { SandboxHost, StopReason } from "./sandbox-run-state.ts";
 
 /** The part of a QuickJS module the runner uses (a test module wrapper fits too). */
 export type SandboxModule = Pick<QuickJSWASMModule, "newRuntime">;
 
-interface Stop {
-  errorCode: RunErrorCode;
-  error: string;
-  limit?: LimitName;
-}
-
-const logLevels = new Set<string>(["log", "info", "warn", "error"]);
-
 // This thread's native stack does not change, so neither does the QuickJS limit it can honour.
 const threadGuestStackCap = guestStackCap();
-
-/** Mutable state of the run a prepared sandbox is currently serving. */
-interface RunState {
-  request: RunRequest;
-  host: SandboxHost;
-  logs: LogEntry[];
-  logChars: number;
-  droppedLogs: number;
-  dispatchCalls: number;
-  stop: Stop | null;
-}
 
 /**
  * A fresh runtime and context with the bootstrap already evaluated, waiting for one script.
@@ -77,11 +48,6 @@ interface PreparedState extends PreparedSandbox {
   serialize: QuickJSHandle;
   current: RunState | null;
 }
-
-const stopFrom = (reason: StopReason): Stop =>
-  reason === "cancelled"
-    ? { errorCode: "CANCELLED", error: "Script was cancelled" }
-    : { errorCode: "TIMEOUT", error: "Script exceeded its timeout", limit: "timeout" };
 
 function disposeAll(
   runtime: QuickJSRuntime | undefined,
@@ -127,72 +93,7 @@ export function prepareSandbox(module: SandboxModule, maxLogChars: number): Prep
       return true;
     });
 
-    // One string per call, `argsJson + "\u0001" + name` (JSON text never holds a raw control
-    // character; U+0000 would end the C string), through the raw function path: the library's
-    // call wrapper is most of a dispatch's cost in the worker.
-    const hostDispatch = own(
-      newRawStringFunction(ctx, "dispatch", (call) => {
-        const run = state.current;
-        if (run === null) throw new Error("No script is running");
-        if (run.stop === null) {
-          const reason = run.host.checkStop();
-          if (reason !== null) run.stop = stopFrom(reason);
-        }
-        if (run.stop !== null) throw new Error(run.stop.error);
-        const max = run.request.limits.maxDispatchCalls;
-        if (run.dispatchCalls >= max) {
-          run.stop = {
-            errorCode: "LIMIT_EXCEEDED",
-            error: `Script made more than ${max} dispatch calls (dispatch call limit)`,
-            limit: "dispatchCalls",
-          };
-          throw new Error(run.stop.error);
-        }
-        run.dispatchCalls++;
-        const split = call.indexOf("\u0001");
-        const reply = run.host.dispatch(call.slice(split + 1), call.slice(0, split));
-        if (reply === null) {
-          run.stop ??= stopFrom(run.host.checkStop() ?? "cancelled");
-          throw new Error(run.stop.error);
-        }
-        return reply;
-      }),
-    );
-    const hostLog = own(
-      ctx.newFunction("log", (levelHandle, messageHandle) => {
-        const run = state.current;
-        if (run === null) return;
-        const level = ctx.getString(levelHandle);
-        const message = ctx.getString(messageHandle);
-        if (!logLevels.has(level)) return;
-        const { maxLogEntries, maxLogChars: maxChars } = run.request.limits;
-        if (run.logs.length >= maxLogEntries || run.logChars + message.length > maxChars) {
-          run.droppedLogs++;
-          return;
-        }
-        run.logChars += message.length;
-        const entry: LogEntry = { level: level as LogLevel, message };
-        run.logs.push(entry);
-        run.host.log?.(entry);
-      }),
-    );
-    const hostProgress = own(
-      ctx.newFunction("progress", (doneHandle, totalHandle, messageHandle) => {
-        const run = state.current;
-        if (run === null) return;
-        const done = ctx.getNumber(doneHandle);
-        if (!Number.isFinite(done)) return;
-        const update: ProgressUpdate = { progress: done };
-        if (ctx.typeof(totalHandle) === "number") {
-          const total = ctx.getNumber(totalHandle);
-          if (Number.isFinite(total)) update.total = total;
-        }
-        if (ctx.typeof(messageHandle) === "string") {
-          update.message = ctx.getString(messageHandle).slice(0, 1000);
-        }
-        run.host.progress?.(update);
-      }),
-    );
+    const host = newHostFunctions(ctx, () => state.current, own);
     const maxLogCharsHandle = own(ctx.newNumber(maxLogChars));
     const bootstrap = ctx.evalCode(GUEST_BOOTSTRAP, "bootstrap.js");
     if (bootstrap.error) {
@@ -203,9 +104,9 @@ export function prepareSandbox(module: SandboxModule, maxLogChars: number): Prep
     const made = ctx.callFunction(
       bootstrapFn,
       ctx.undefined,
-      hostDispatch,
-      hostLog,
-      hostProgress,
+      host.dispatch,
+      host.log,
+      host.progress,
       maxLogCharsHandle,
     );
     if (made.error) {
@@ -273,9 +174,7 @@ export function runPrepared(
   const run: RunState = {
     request,
     host,
-    logs: [],
-    logChars: 0,
-    droppedLogs: 0,
+    logs: new LogBuffer(limits),
     dispatchCalls: 0,
     stop: null,
   };
@@ -286,16 +185,7 @@ export function runPrepared(
     return handle;
   };
 
-  const finishLogs = (): LogEntry[] => {
-    const { logs, droppedLogs } = run;
-    if (droppedLogs > 0) {
-      logs.push({
-        level: "warn",
-        message: `[${droppedLogs} more log entr${droppedLogs === 1 ? "y" : "ies"} dropped: log limit of ${limits.maxLogEntries} entries or ${limits.maxLogChars} characters reached]`,
-      });
-    }
-    return logs;
-  };
+  const finishLogs = () => run.logs.finish();
   const fail = (errorCode: RunErrorCode, error: string, limit?: LimitName): RunOutcome => {
     const outcome: RunOutcome = {
       status: "error",
@@ -456,80 +346,4 @@ export function runPrepared(
     }
   }
   return outcome;
-}
-
-/** V8's own stack limit tripped inside QuickJS (the guarantee above failed). */
-function isHostStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
-
-function isSyntaxError(ctx: QuickJSContext, error: QuickJSHandle): boolean {
-  if (ctx.typeof(error) !== "object") return false;
-  const name = ctx.getProp(error, "name");
-  try {
-    return ctx.typeof(name) === "string" && ctx.getString(name) === "SyntaxError";
-  } finally {
-    name.dispose();
-  }
-}
-
-/** Reads a string property; `null` when the property cannot be read at all (an exception). */
-function readString(
-  ctx: QuickJSContext,
-  object: QuickJSHandle,
-  key: string,
-): string | undefined | null {
-  const handle = ctx.getProp(object, key);
-  try {
-    const type = ctx.typeof(handle);
-    if (type === "string") return ctx.getString(handle);
-    return type === "unknown" ? null : undefined;
-  } finally {
-    handle.dispose();
-  }
-}
-
-function readError(
-  ctx: QuickJSContext,
-  error: QuickJSHandle,
-): { name: string; message: string; stack: string; unreadable?: boolean } {
-  try {
-    if (ctx.typeof(error) === "object") {
-      const name = readString(ctx, error, "name");
-      const message = readString(ctx, error, "message");
-      if (name === null && message === null) {
-        return { name: "Error", message: "", stack: "", unreadable: true };
-      }
-      return {
-        name: name ?? "Error",
-        message: message ?? "",
-        stack: readString(ctx, error, "stack") ?? "",
-      };
-    }
-    const dumped: unknown = ctx.dump(error);
-    return {
-      name: "Error",
-      message: `Uncaught ${JSON.stringify(dumped) ?? String(dumped)}`,
-      stack: "",
-    };
-  } catch {
-    return { name: "Error", message: "(the thrown value could not be read)", stack: "" };
-  }
-}
-
-function formatError(name: string, message: string, stack: string, filename: string): string {
-  // Keep frames in the agent's script; the `<eval>` frame is the wrapper's call, not their code.
-  const frames = stack
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.includes(filename) && !line.startsWith("at <eval>"))
-    .slice(0, 5);
-  const head = message === "" ? name : `${name}: ${message}`;
-  return frames.length === 0 ? head : `${head}\n    ${frames.join("\n    ")}`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
 }

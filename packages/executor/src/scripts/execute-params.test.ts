@@ -4,15 +4,17 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { DccApiExecutor } from "../dcc-api-executor.ts";
 import type { ExecuteResult } from "../execute-result.ts";
+import { SandboxPool } from "../sandbox-pool.ts";
 import { ToolDispatcher } from "../tool-dispatcher.ts";
 import { ToolRegistry } from "../tool-registry.ts";
-import { executeScriptParams, prepareScriptCall, type ScriptRunner } from "./execute-params.ts";
+import { type ExecuteParamsRequest, prepareScriptCall } from "./execute-params.ts";
 import { InvalidParametersError } from "./invalid-parameters-error.ts";
 import { NoMainFunctionError } from "./no-main-function-error.ts";
 import { ScriptHashMismatchError } from "./script-hash-mismatch-error.ts";
 import { ScriptStore } from "./script-store.ts";
 
-// The real sandbox runs the guest code: the runner is DccApiExecutor.run, as in the integration.
+// The real sandbox runs the guest code: DccApiExecutor.executeParams over each test's store, on
+// one shared pool.
 const calls: unknown[] = [];
 const registry = new ToolRegistry().registerAll([
   {
@@ -23,9 +25,14 @@ const registry = new ToolRegistry().registerAll([
     },
   },
 ]);
-const executor = new DccApiExecutor("maya", { dispatcher: new ToolDispatcher(registry) });
-afterAll(() => executor.close());
-const run: ScriptRunner<ExecuteResult> = (code, options) => executor.run(code, options);
+const dispatcher = new ToolDispatcher(registry);
+const pool = new SandboxPool();
+afterAll(() => pool.close());
+const executeParams = (
+  scripts: ScriptStore,
+  request: ExecuteParamsRequest,
+): Promise<ExecuteResult> =>
+  new DccApiExecutor("maya", { dispatcher, pool, scripts }).executeParams(request);
 
 const scaleScript = `type integer = number;
 /** Scales things. */
@@ -44,24 +51,23 @@ beforeEach(async (context) => {
   context.onTestFinished(() => rm(root, { recursive: true, force: true }));
 });
 
-describe("executeScriptParams through the real sandbox", () => {
+describe("executeParams through the real sandbox", () => {
   it("calls main with named parameters, defaults applying to absent ones", async () => {
     const script = await store.materialize(scaleScript, { dccType: "maya", reuse: true });
-    const result = await executeScriptParams(
-      store,
-      { filePath: script.filePath, params: { scale: 2.5, copies: 4 }, sha256: script.sha256 },
-      run,
-    );
+    const result = await executeParams(store, {
+      filePath: script.filePath,
+      params: { scale: 2.5, copies: 4 },
+      sha256: script.sha256,
+    });
     expect(result).toMatchObject({
       success: true,
       output: { value: 10, label: null, axis: "none" },
     });
     expect(calls).toEqual([{ scale: 2.5, copies: 4 }]);
-    const defaults = await executeScriptParams(
-      store,
-      { filePath: script.filePath, params: { scale: 3, axis: "y", label: "a" } },
-      run,
-    );
+    const defaults = await executeParams(store, {
+      filePath: script.filePath,
+      params: { scale: 3, axis: "y", label: "a" },
+    });
     expect(defaults).toMatchObject({ success: true, output: { value: 3, label: "a", axis: "y" } });
   });
 
@@ -73,11 +79,7 @@ describe("executeScriptParams through the real sandbox", () => {
       ttlSecs: 600,
       toolCallId: "call-7",
     });
-    const result = await executeScriptParams(
-      store,
-      { filePath: script.filePath, params: { scale: 1 } },
-      run,
-    );
+    const result = await executeParams(store, { filePath: script.filePath, params: { scale: 1 } });
     expect(result.success).toBe(true);
     const context = (result as { context: Record<string, unknown> }).context;
     expect(context["materialized_script"]).toEqual({
@@ -103,14 +105,10 @@ describe("executeScriptParams through the real sandbox", () => {
       { dccType: "maya" },
     );
     const hostile = `"); throw new Error("injected"); ("\u2028\`\${1}\`</script>`;
-    const result = await executeScriptParams(
-      store,
-      {
-        filePath: script.filePath,
-        params: { text: hostile, nested: { list: ["__proto__", "\\"] } },
-      },
-      run,
-    );
+    const result = await executeParams(store, {
+      filePath: script.filePath,
+      params: { text: hostile, nested: { list: ["__proto__", "\\"] } },
+    });
     expect(result).toMatchObject({ success: true, output: [hostile, ["__proto__", "\\"]] });
   });
 
@@ -119,11 +117,7 @@ describe("executeScriptParams through the real sandbox", () => {
       "function main(n: number) {\n  if (n > 1) {\n    throw new Error('too big');\n  }\n  return n;\n}\n",
       { dccType: "maya" },
     );
-    const result = await executeScriptParams(
-      store,
-      { filePath: script.filePath, params: { n: 5 } },
-      run,
-    );
+    const result = await executeParams(store, { filePath: script.filePath, params: { n: 5 } });
     expect(result).toMatchObject({ success: false, errorCode: "SCRIPT_ERROR" });
     expect((result as { error: string }).error).toContain("too big");
     expect((result as { error: string }).error).toContain(":3");

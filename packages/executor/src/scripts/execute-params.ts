@@ -63,12 +63,6 @@ export interface PreparedScriptCall {
   context: MaterializedScriptContext;
 }
 
-/** Runs guest code in the sandbox, as `execute` does. */
-export type ScriptRunner<Result> = (
-  code: string,
-  options: { timeoutSecs?: number },
-) => Promise<Result>;
-
 /**
  * Resolves and verifies `request.filePath` in `store` (confinement, sha256, sidecar, schema
  * re-derived from the current body), validates `params` against the schema (every failing field
@@ -140,34 +134,6 @@ export async function prepareScriptCall(
       parametersSchema: analysis.parametersSchema,
     },
   };
-}
-
-/**
- * Calls the `main` of a materialized script with named parameters through `run` (the sandbox),
- * and adds `context.materialized_script` to a successful result.
- */
-export async function executeScriptParams<Result extends { success: boolean }>(
-  store: ScriptStore,
-  request: ExecuteParamsRequest,
-  run: ScriptRunner<Result>,
-): Promise<Result> {
-  const prepared = await prepareScriptCall(store, request);
-  const result = await run(
-    prepared.code,
-    request.timeoutSecs === undefined ? {} : { timeoutSecs: request.timeoutSecs },
-  );
-  return withScriptContext(result, prepared.context);
-}
-
-/** `result` with `context.materialized_script` set when it succeeded. */
-export function withScriptContext<Result extends { success: boolean }>(
-  result: Result,
-  context: MaterializedScriptContext,
-): Result {
-  if (!result.success) return result;
-  const existing = (result as { context?: unknown }).context;
-  const base = typeof existing === "object" && existing !== null ? existing : {};
-  return { ...result, context: { ...base, materialized_script: context } };
 }
 
 function jsonParams(params: unknown, filePath: string): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { DccMcpError } from "@dcc/cancel";
+import { executeMessage } from "../execute-message.ts";
 import type { ExecuteOptions } from "../execute-options.ts";
 import type { ExecuteFailure, ExecuteResult, JsonValue } from "../execute-result.ts";
 import {
@@ -113,7 +114,7 @@ function failed(host: ScriptExecutionHost, startedAt: number, error: unknown): E
   if (DccMcpError.is(error)) return invalid(host, startedAt, error.message);
   return {
     ...invalid(host, startedAt, error instanceof Error ? error.message : String(error)),
-    message: `Script failed on ${host.dccName}.`,
+    message: executeMessage(host.dccName, "INTERNAL"),
     errorCode: "INTERNAL",
   };
 }
@@ -121,7 +122,7 @@ function failed(host: ScriptExecutionHost, startedAt: number, error: unknown): E
 function invalid(host: ScriptExecutionHost, startedAt: number, error: string): ExecuteFailure {
   return {
     success: false,
-    message: `Script parameters are invalid on ${host.dccName}.`,
+    message: executeMessage(host.dccName, "INVALID_INPUT"),
     error,
     errorCode: "INVALID_INPUT",
     logs: [],

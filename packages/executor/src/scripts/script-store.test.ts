@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { materializeScript } from "./materialize-script.ts";
 import { ScriptExpiredError } from "./script-expired-error.ts";
 import { ScriptOptionsError } from "./script-options-error.ts";
-import { createScriptStore, ScriptStore } from "./script-store.ts";
+import { ScriptStore } from "./script-store.ts";
 import { UnsupportedParameterTypeError } from "./unsupported-parameter-type-error.ts";
 
 const typed = "function main(scale: number, copies: integer = 1) {\n  return scale * copies;\n}\n";
@@ -177,8 +177,8 @@ describe("ScriptStore.materialize", () => {
     expect(await filesUnder(root)).toEqual([]);
   });
 
-  it("is created by createScriptStore with an absolute root, and refuses an empty root", async () => {
-    const created = createScriptStore({ root: path.relative(process.cwd(), root) });
+  it("is created with an absolute root, and refuses an empty root", async () => {
+    const created = new ScriptStore({ root: path.relative(process.cwd(), root) });
     expect(created.root).toBe(root);
     expect(() => new ScriptStore({ root: "" })).toThrow("root must be a non-empty path");
   });

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { lstat, mkdir, readdir, realpath, rm } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { analyzeScript, type ParametersSchema, type ScriptAnalysis } from "./analyze-script.ts";
 import { openConfined } from "./internal/confine-path.ts";
 import { atomicWrite, formatUtc, isInside, parseUtc, sha256Hex } from "./internal/files.ts";
 import { jsonEqual } from "./internal/json-equal.ts";
+import { validateMaterializeOptions } from "./internal/materialize-options.ts";
 import { normalizeSuffix, sanitizeSegment } from "./internal/path-segments.ts";
+import { descriptorOf, fileRefOf } from "./internal/script-descriptor.ts";
 import { encodeSidecar, readSidecar, sidecarPath } from "./internal/sidecar.ts";
 import type { MaterializedScript } from "./materialized-script.ts";
 import { ScriptExpiredError } from "./script-expired-error.ts";
@@ -346,77 +347,4 @@ export class ScriptStore {
       throw new ScriptExpiredError({ filePath: realPath, expiresAt: expiresAt as string });
     }
   }
-}
-
-/** Creates a {@link ScriptStore} for a root from host configuration. */
-export function createScriptStore(options: ScriptStoreOptions): ScriptStore {
-  return new ScriptStore(options);
-}
-
-function validateMaterializeOptions(code: string, options: MaterializeOptions, max: number): void {
-  const fail = (option: string, detail: string): never => {
-    throw new ScriptOptionsError({ option, detail });
-  };
-  if (typeof code !== "string") fail("code", "must be a string");
-  if (Buffer.byteLength(code, "utf8") > max) fail("code", `is larger than ${max} bytes`);
-  if (typeof options.dccType !== "string") fail("dccType", "must be a string");
-  for (const key of [
-    "instanceId",
-    "sessionId",
-    "reuseKey",
-    "suffix",
-    "toolCallId",
-    "correlationId",
-  ] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "string")
-      fail(key, "must be a string");
-  }
-  if (options.reuse !== undefined && typeof options.reuse !== "boolean")
-    fail("reuse", "must be a boolean");
-  const ttl = options.ttlSecs;
-  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isSafeInteger(ttl) || ttl <= 0)) {
-    fail("ttlSecs", "must be a positive integer number of seconds");
-  }
-}
-
-function fileRefOf(filePath: string, sha256: string, bytes: number): MaterializedScript["fileRef"] {
-  return {
-    uri: pathToFileURL(filePath).href,
-    digest: `sha256:${sha256}`,
-    sizeBytes: bytes,
-    displayName: path.basename(filePath),
-  };
-}
-
-function descriptorOf(
-  sidecar: Record<string, unknown>,
-  realPath: string,
-  sha256: string,
-  analysis: ScriptAnalysis,
-): MaterializedScript {
-  const text = (key: string, fallback: string): string =>
-    typeof sidecar[key] === "string" ? (sidecar[key] as string) : fallback;
-  const nullableText = (key: string): string | null =>
-    typeof sidecar[key] === "string" ? (sidecar[key] as string) : null;
-  const name = path.basename(realPath);
-  const suffix = text("suffix", path.extname(name));
-  return {
-    filePath: realPath,
-    sha256,
-    bytes: sidecar["bytes"] as number,
-    reused: true,
-    createdAt: text("createdAt", ""),
-    expiresAt: nullableText("expiresAt"),
-    ttlSecs: typeof sidecar["ttlSecs"] === "number" ? sidecar["ttlSecs"] : null,
-    dccType: text("dccType", "unknown"),
-    instanceId: text("instanceId", "unknown"),
-    sessionId: text("sessionId", "unknown"),
-    scriptId: text("scriptId", name.slice(0, name.length - suffix.length)),
-    language: text("language", "typescript"),
-    suffix,
-    toolCallId: nullableText("toolCallId"),
-    correlationId: nullableText("correlationId"),
-    parametersSchema: analysis.parametersSchema,
-    fileRef: fileRefOf(realPath, sha256, sidecar["bytes"] as number),
-  };
 }

@@ -8,7 +8,7 @@ export interface RawResponse {
   body: string;
 }
 
-/** Sends one request and reads the whole response (bounded by `timeoutMs` of silence, 5 s). */
+/** Sends one request and reads the whole response (bounded by `timeoutMs` of silence, 60 s: a first script on a loaded machine starts its sandbox first). */
 export function rawRequest(
   url: string,
   options: {
@@ -24,7 +24,7 @@ export function rawRequest(
       {
         method: options.method ?? "POST",
         headers: options.headers ?? {},
-        timeout: options.timeoutMs ?? 5000,
+        timeout: options.timeoutMs ?? 60_000,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,6 +1,7 @@
 // One dcc_execute call that runs a script: validates the argument combination, reads the trusted
 // parts of _meta.dcc (async, parentJobId; never jobId), and runs the script synchronously or as an
 // async job under a server-owned job id and CancelToken.
+import { executeMessage } from "@dcc/executor";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
   LoggingLevel,
@@ -39,7 +40,7 @@ export async function runExecuteCall(
   if (problem !== undefined) {
     return {
       success: false,
-      message: `Script parameters are invalid on ${dccName}.`,
+      message: executeMessage(dccName, "INVALID_INPUT"),
       error: problem,
       errorCode: "INVALID_INPUT",
     };
@@ -131,7 +132,7 @@ function runScript(
     if (!result.success && token.cancelled && result["errorCode"] !== "CANCELLED") {
       return {
         ...result,
-        message: `Script was cancelled on ${executor.dccName}.`,
+        message: executeMessage(executor.dccName, "CANCELLED"),
         errorCode: "CANCELLED",
       };
     }
@@ -162,7 +163,7 @@ async function runExecutor(
   } catch (error) {
     return {
       success: false,
-      message: `Script failed on ${executor.dccName}.`,
+      message: executeMessage(executor.dccName, "INTERNAL"),
       error: error instanceof Error ? error.message : String(error),
       errorCode: "INTERNAL",
       completion: "unknown",

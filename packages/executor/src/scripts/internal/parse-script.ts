@@ -1,6 +1,9 @@
-import { parse } from "@babel/parser";
+import { loadOnFirstUse } from "../../internal/load-on-first-use.ts";
 import { ScriptSyntaxError } from "../script-syntax-error.ts";
 import type { AstNode } from "./ast.ts";
+
+// Loaded by the first script that is analyzed, not by importing the package.
+const babelParser = loadOnFirstUse<typeof import("@babel/parser")>("@babel/parser");
 
 /**
  * Parses a sandbox script the way the sandbox reads it: a script (not a module) with TypeScript
@@ -8,7 +11,7 @@ import type { AstNode } from "./ast.ts";
  */
 export function parseScript(code: string): AstNode[] {
   try {
-    const file = parse(code, {
+    const file = babelParser().parse(code, {
       sourceType: "script",
       allowReturnOutsideFunction: true,
       allowAwaitOutsideFunction: true,

@@ -1,10 +1,13 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { loadOnFirstUse } from "../../internal/load-on-first-use.ts";
 import type { ParameterIssue } from "../invalid-parameters-error.ts";
 
 // One instance for the process: compiling is the expensive part, so validators are cached by
 // schema text, with a small bound because each script body yields its own schema. Strict, except
 // for tuples: tuples with optional or rest elements legitimately have minItems < prefixItems.
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false });
+// Created on first use, so importing the package does not load ajv.
+const ajvModule = loadOnFirstUse<typeof import("ajv/dist/2020.js")>("ajv/dist/2020.js");
+let ajv: Ajv2020 | undefined;
 const cache = new Map<string, ValidateFunction>();
 const cacheLimit = 256;
 
@@ -13,6 +16,7 @@ export function validatorFor(schema: object): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (validate === undefined) {
+    ajv ??= new (ajvModule().Ajv2020)({ allErrors: true, strict: true, strictTuples: false });
     validate = ajv.compile(schema);
     if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
     cache.set(key, validate);

@@ -1,0 +1,117 @@
+// dispatch from the guest to host commands, through DccApiExecutor.execute.
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  executor,
+  failed,
+  maxRunning,
+  pool,
+  resetMaxRunning,
+} from "../__fixtures__/executor-under-test.ts";
+import { DccApiExecutor } from "../dcc-api-executor.ts";
+
+afterAll(() => pool.close());
+
+describe("DccApiExecutor.execute: dispatch", () => {
+  it("returns the command's value with or without await", async () => {
+    const result = await executor.execute(
+      'const a = dispatch("add", { a: 1, b: 2 });\nconst b = await dispatch("add", { a, b: 3 });\nreturn { a, b, e: dispatch("echo", [1, "x"]) };',
+    );
+    expect(result).toMatchObject({ success: true, output: { a: 3, b: 6, e: [1, "x"] } });
+    expect(result.stats.dispatchCalls).toBe(3);
+  });
+
+  it("throws a catchable error carrying command, code and message", async () => {
+    const result = await executor.execute(
+      'try { dispatch("fail", {}) } catch (e) { return { name: e.name, command: e.command, code: e.code, message: e.message, isError: e instanceof Error } }',
+    );
+    expect(result).toMatchObject({
+      output: {
+        name: "CommandError",
+        command: "fail",
+        code: "NO_OBJECT",
+        message: "No object matches name: foo",
+        isError: true,
+      },
+    });
+  });
+
+  it("suggests close names for an unknown command and validates arguments", async () => {
+    const unknown = await executor.execute(
+      'try { dispatch("ad", {}) } catch (e) { return [e.code, e.message] }',
+    );
+    expect(unknown).toMatchObject({ output: ["UNKNOWN_COMMAND", expect.stringContaining("add")] });
+    const invalid = await executor.execute(
+      'try { dispatch("add", { a: "1" }) } catch (e) { return e.code }',
+    );
+    expect(invalid).toMatchObject({ output: "INVALID_ARGS" });
+  });
+
+  it("fails the script when a command error is not caught", async () => {
+    const result = failed(await executor.execute('dispatch("fail", {})'));
+    expect(result.errorCode).toBe("SCRIPT_ERROR");
+    expect(result.error).toContain("No object matches name: foo");
+  });
+
+  it("passes arguments as inert JSON data", async () => {
+    const result = await executor.execute(
+      'return dispatch("echo", JSON.parse(\'{"__proto__": {"admin": true}, "n": 1}\'))',
+    );
+    expect(result).toMatchObject({ success: true });
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+    const bigint = failed(await executor.execute('return dispatch("echo", { n: 1n })'));
+    expect(bigint.error).toMatch(/TypeError/);
+  });
+
+  it("returns small and large answers intact, whatever their characters", async () => {
+    // Small answers cross through shared memory, large ones through the reply port.
+    const text = 'añ😀\u0000"\\';
+    for (const size of [1, 1000, 40_000]) {
+      const result = await executor.execute(
+        `const s = dispatch("echo", [${JSON.stringify(text)}.repeat(${size})])[0];\nreturn [s.length, s.slice(0, 7), dispatch("add", { a: 1, b: 2 })]`,
+      );
+      expect(result).toMatchObject({ success: true, output: [text.length * size, text, 3] });
+    }
+  });
+
+  it("makes a command's result JSON, or fails the call", async () => {
+    expect(await executor.execute('return dispatch("bigint")')).toMatchObject({
+      output: { n: "12" },
+    });
+    expect(
+      await executor.execute('try { dispatch("cyclic") } catch (e) { return e.code }'),
+    ).toMatchObject({ output: "INVALID_RESULT" });
+    for (const command of ["function", "symbol"]) {
+      expect(
+        await executor.execute(
+          `try { dispatch("${command}"); return "no error" } catch (e) { return [e.code, e.message] }`,
+        ),
+      ).toMatchObject({
+        output: [
+          "INVALID_RESULT",
+          `${command} returned a value that is not JSON-representable: a ${command}`,
+        ],
+      });
+    }
+  });
+
+  it("runs host commands one at a time across concurrent executions", async () => {
+    resetMaxRunning();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        executor.execute(
+          `let sum = 0; for (let i = 0; i < 5; i++) sum += dispatch("tick", ${index} * 100 + i); return sum`,
+        ),
+      ),
+    );
+    expect(results.map((result) => (result.success ? result.output : result.error))).toEqual(
+      Array.from({ length: 6 }, (_, index) => index * 500 + 10),
+    );
+    expect(maxRunning).toBe(1);
+  });
+
+  it("fails dispatch without a dispatcher", async () => {
+    const bare = new DccApiExecutor("blender", { pool: executor.pool });
+    const result = await bare.execute('try { dispatch("x") } catch (e) { return e.code }');
+    expect(result).toMatchObject({ output: "NO_DISPATCHER" });
+  });
+});

@@ -1,0 +1,195 @@
+// One execution end to end: the input checked, the cancel sources and host calls wired up, the
+// job run on the pool, and the sandbox's outcome mapped to an `ExecuteResult`.
+import { captureCancelContext, DccMcpCancelledError } from "@dcc/cancel";
+import { executeMessage } from "../execute-message.ts";
+import type { ExecuteOptions } from "../execute-options.ts";
+import type {
+  ExecuteCompletion,
+  ExecuteErrorCode,
+  ExecuteFailure,
+  ExecuteLimitName,
+  ExecuteResult,
+  JsonValue,
+} from "../execute-result.ts";
+import type { ExecutorLimits } from "../executor-limits.ts";
+import { runOnPool, type SandboxJob, type SandboxPool } from "../sandbox-pool.ts";
+import type { ToolDispatcher } from "../tool-dispatcher.ts";
+import { cancelledText, watchCancelSources } from "./cancel-sources.ts";
+import { createHostCallHandler } from "./host-call-handler.ts";
+import type { RunHooks } from "./pooled-worker.ts";
+
+/** What an execution runs against: the executor's name, limits, pool and dispatcher. */
+export interface RunTarget {
+  dccName: string;
+  limits: Readonly<ExecutorLimits>;
+  pool: SandboxPool;
+  dispatcher: ToolDispatcher | undefined;
+}
+
+/** {@link ExecuteOptions} plus the `context` a successful result reports (default `{}`). */
+export interface RunScriptOptions extends ExecuteOptions {
+  context?: Record<string, JsonValue>;
+}
+
+interface FailureExtra {
+  limit?: ExecuteLimitName;
+  logs?: ExecuteFailure["logs"];
+  dispatchCalls?: number;
+}
+
+/**
+ * Runs `code` on `target` and reports the result as JSON. Never throws: invalid input, script
+ * errors, limits, timeouts and cancellation all come back as an {@link ExecuteFailure}.
+ */
+export async function runScript(
+  target: RunTarget,
+  code: unknown,
+  options: RunScriptOptions = {},
+): Promise<ExecuteResult> {
+  const startedAt = performance.now();
+  const { limits, dccName } = target;
+  let hostCalls = 0;
+  const stats = (dispatchCalls = hostCalls) => ({
+    durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+    dispatchCalls,
+  });
+  const failure = (
+    errorCode: ExecuteErrorCode,
+    error: string,
+    completion: ExecuteCompletion,
+    extra: FailureExtra = {},
+  ): ExecuteFailure => {
+    const result: ExecuteFailure = {
+      success: false,
+      message: executeMessage(dccName, errorCode),
+      error,
+      errorCode,
+      logs: extra.logs ?? [],
+      completion,
+      stats: stats(extra.dispatchCalls),
+    };
+    if (extra.limit !== undefined) result.limit = extra.limit;
+    return result;
+  };
+
+  // Input validation, before anything runs.
+  const invalid = invalidInput(code, options.timeoutSecs ?? limits.timeoutSecs, limits);
+  if (invalid !== undefined) {
+    return failure(
+      "INVALID_INPUT",
+      invalid.error,
+      "not_started",
+      invalid.limit === undefined ? {} : { limit: invalid.limit },
+    );
+  }
+  const script = code as string;
+  const timeoutSecs = (options.timeoutSecs ?? limits.timeoutSecs) as number;
+
+  // Cancellation: any source stops the sandbox and aborts the host command's signal.
+  const cancel = watchCancelSources(options);
+  if (cancel.stop.aborted) {
+    cancel.dispose();
+    return failure("CANCELLED", cancelledText(cancel.reason), "not_started");
+  }
+
+  const host = createHostCallHandler({
+    dccName,
+    dispatcher: target.dispatcher,
+    stop: cancel.stop,
+    host: cancel.host,
+    inCallerContext: captureCancelContext(),
+  });
+  const { onLog, onProgress } = options;
+  const hooks: RunHooks = { onCall: (name, argsJson) => host.onCall(name, argsJson) };
+  if (onLog !== undefined) hooks.onLog = (entry) => callSafely(() => onLog(entry));
+  if (onProgress !== undefined) hooks.onProgress = (update) => callSafely(() => onProgress(update));
+
+  const job: SandboxJob = {
+    code: script,
+    limits: {
+      memoryBytes: limits.memoryBytes,
+      stackBytes: limits.stackBytes,
+      maxOutputChars: limits.maxOutputChars,
+      maxDispatchCalls: limits.maxDispatchCalls,
+      maxLogEntries: limits.maxLogEntries,
+      maxLogChars: limits.maxLogChars,
+    },
+    deadline: Date.now() + timeoutSecs * 1000,
+    streamLogs: onLog !== undefined,
+    streamProgress: onProgress !== undefined,
+  };
+  let outcome: Awaited<ReturnType<typeof runOnPool>>;
+  try {
+    outcome = await runOnPool(target.pool, job, hooks, cancel.stop);
+  } finally {
+    cancel.dispose();
+  }
+  hostCalls = host.calls;
+
+  const hostStillRunning = host.inFlight > 0;
+  if (hostStillRunning) {
+    cancel.abortHost(
+      new DccMcpCancelledError({
+        message:
+          outcome.status === "error" && outcome.errorCode === "TIMEOUT"
+            ? "Script timed out"
+            : "Script stopped",
+      }),
+    );
+  }
+  const dispatchCalls = Math.max(hostCalls, outcome.dispatchCalls);
+  if (outcome.status === "ok") {
+    return {
+      success: true,
+      message: executeMessage(dccName),
+      output: JSON.parse(outcome.outputJson) as JsonValue,
+      logs: outcome.logs,
+      context: options.context ?? {},
+      completion: "complete",
+      stats: stats(dispatchCalls),
+    };
+  }
+  const completion: ExecuteCompletion = !outcome.started
+    ? "not_started"
+    : hostStillRunning
+      ? "unknown"
+      : "complete";
+  let error = outcome.error;
+  if (outcome.errorCode === "TIMEOUT") error = `Script exceeded the ${timeoutSecs}s timeout`;
+  if (outcome.errorCode === "CANCELLED") error = cancelledText(cancel.reason, outcome.started);
+  const extra: FailureExtra = { logs: outcome.logs, dispatchCalls };
+  if (outcome.limit !== undefined) extra.limit = outcome.limit;
+  return failure(outcome.errorCode, error, completion, extra);
+}
+
+/** Why `code` and `timeoutSecs` cannot run, or undefined when they can. */
+function invalidInput(
+  code: unknown,
+  timeoutSecs: unknown,
+  limits: Readonly<ExecutorLimits>,
+): { error: string; limit?: ExecuteLimitName } | undefined {
+  if (code === undefined || code === null) return { error: "Missing required 'code' string" };
+  if (typeof code !== "string") return { error: "code must be a string" };
+  if (code.length > limits.maxCodeChars) {
+    return {
+      error: `code is ${code.length} characters, over the code size limit of ${limits.maxCodeChars} characters`,
+      limit: "code",
+    };
+  }
+  if (typeof timeoutSecs !== "number" || !Number.isInteger(timeoutSecs)) {
+    return { error: "timeoutSecs must be an integer number of seconds" };
+  }
+  if (timeoutSecs <= 0) return { error: "timeoutSecs must be greater than zero" };
+  if (timeoutSecs > limits.maxTimeoutSecs) {
+    return { error: `timeoutSecs must be at most ${limits.maxTimeoutSecs}` };
+  }
+  return undefined;
+}
+
+function callSafely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A throwing listener must not break the execution.
+  }
+}
