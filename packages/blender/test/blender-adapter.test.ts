@@ -9,6 +9,11 @@ import {
   startBlenderSession,
 } from "./support/blender-session.ts";
 
+/** Whether a script's dispatch was refused because a cancelled command still held Blender. */
+function busy(result: Awaited<ReturnType<BlenderSession["run"]>>): boolean {
+  return result.success && (result.output as { code?: unknown } | null)?.code === "HOST_BUSY";
+}
+
 describeWithBlender("the Blender adapter, headless", () => {
   let session: BlenderSession;
   beforeAll(async () => {
@@ -157,18 +162,11 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(session.adapter.pid).toBe(pid);
     expect(processAlive(pid as number)).toBe(true);
     // The render stops at its next frame; until then the host answers HOST_BUSY.
-    let after = await session.run(
-      `return dispatch("data.get", { path: 'scenes["Scene"].frame_end' });`,
-    );
-    for (
-      let tries = 0;
-      !after.success && after.error.includes("HOST_BUSY") && tries < 600;
-      tries++
-    ) {
+    const read = `try { return dispatch("data.get", { path: 'scenes["Scene"].frame_end' }); } catch (e) { return { code: e.code }; }`;
+    let after = await session.run(read);
+    for (let tries = 0; tries < 600 && busy(after); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      after = await session.run(
-        `return dispatch("data.get", { path: 'scenes["Scene"].frame_end' });`,
-      );
+      after = await session.run(read);
     }
     expect(after).toMatchObject({ success: true, output: 2000 });
   });

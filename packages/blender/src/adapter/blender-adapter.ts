@@ -6,8 +6,10 @@ import { createBlenderCatalog } from "../blender-catalog.ts";
 import type { BlenderCommandRecord } from "../blender-command-record.ts";
 import { blenderDataCommands } from "../blender-data-command.ts";
 import { blenderOperatorData } from "../blender-operator-data.ts";
+import { BlenderAttachment } from "./blender-attachment.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { BlenderHost } from "./blender-host.ts";
+import type { BlenderConnection } from "./internal/blender-connection.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
 
@@ -15,9 +17,16 @@ import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-t
 export interface BlenderAdapterOptions {
   /**
    * The data folder: .blend files, renders and exports are read and written only here (relative
-   * paths start here). Created when missing.
+   * paths start here). Created when missing. Required unless `attach` is given, where the
+   * attached Blender's own data folder (set in its add-on) applies.
    */
-  dataDir: string;
+  dataDir?: string | undefined;
+  /**
+   * Attach to an interactive Blender running the `dcc_blender_link` add-on instead of launching
+   * one: `connectionFile` is the `connection.json` the add-on wrote. The adapter never ends that
+   * Blender; the launch options do not apply.
+   */
+  attach?: { readonly connectionFile: string } | undefined;
   /** The Blender executable. Default: `BLENDER_BIN`, else `blender` on `PATH`. */
   blenderBin?: string | undefined;
   /** How Blender runs: `none` (default, `blender -b`), `xvfb` or `display` (see {@link BlenderWindow}). */
@@ -62,8 +71,11 @@ export interface BlenderAdapter extends DccAdapter {
  * the data folder, and a .blend file's scripts never run.
  */
 export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAdapter {
-  let dataDir = resolve(options.dataDir);
-  let host: BlenderHost | undefined;
+  if (options.dataDir === undefined && options.attach === undefined) {
+    throw new TypeError("createBlenderAdapter needs a dataDir (or attach, for a running Blender)");
+  }
+  let dataDir = options.dataDir === undefined ? "" : resolve(options.dataDir);
+  let host: BlenderConnection | undefined;
   let catalog = options.catalog;
   const getCatalog = (): DccApiCatalog => {
     catalog ??= createBlenderCatalog();
@@ -125,6 +137,19 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
       return host?.sessionDir;
     },
     async start(context) {
+      const attach = options.attach;
+      if (attach !== undefined) {
+        host = new BlenderAttachment({
+          connectionFile: resolve(attach.connectionFile),
+          callTimeoutMs: options.callTimeoutMs ?? 300_000,
+          retryMs: 2000,
+          onStatus: (status) => context.reportHost(status),
+        });
+        await host.start(context.signal);
+        const ping = (await host.call("ping", "ping", {}, context.signal)) as { dataDir?: unknown };
+        if (typeof ping.dataDir === "string") dataDir = ping.dataDir;
+        return;
+      }
       await mkdir(dataDir, { recursive: true });
       dataDir = await realpath(dataDir);
       const launch = blenderLaunch({

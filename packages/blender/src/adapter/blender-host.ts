@@ -1,12 +1,7 @@
 import type { DccHostStatus } from "@dcc/executor";
-import {
-  DccProcess,
-  type DccProcessOptions,
-  forcefulCall,
-  LinkError,
-  RemoteCallError,
-} from "@dcc/link";
-import { BlenderCommandError } from "./blender-command-error.ts";
+import { DccProcess, type DccProcessOptions, forcefulCall } from "@dcc/link";
+import type { BlenderConnection } from "./internal/blender-connection.ts";
+import { commandFailure, isGone } from "./internal/command-failure.ts";
 
 /** Options for {@link BlenderHost}. */
 export interface BlenderHostOptions {
@@ -33,9 +28,9 @@ const retryDelaysMs = [5_000, 15_000, 60_000];
  * One supervised Blender: launched on `start`, restarted when it dies or is ended for a call
  * that would not stop, and ended on `close`. Calls go through `forcefulCall`, so a call that
  * outlives its deadline (or is cancelled) and does not stop within the grace period ends the
- * process. Host failures become {@link BlenderCommandError}s a script can catch.
+ * process. Host failures become `BlenderCommandError`s a script can catch.
  */
-export class BlenderHost {
+export class BlenderHost implements BlenderConnection {
   readonly #options: BlenderHostOptions;
   readonly #process: DccProcess;
   readonly #crashes: number[] = [];
@@ -191,41 +186,11 @@ export class BlenderHost {
   }
 
   #failure(command: string, error: unknown): unknown {
-    if (error instanceof RemoteCallError) {
-      return new BlenderCommandError({
-        command,
-        code: error.remoteCode,
-        message: error.remoteMessage,
-        data: error.remoteData,
-        completion: error.completion,
-        cause: error,
-      });
-    }
-    if (!(error instanceof LinkError)) return error;
-    const gone = error.code === "HOST_GONE" || error.hostTerminated;
-    if (gone) this.#revive();
-    const restarted = gone
-      ? this.#closed
-        ? " The server is shutting down."
-        : " Blender is being restarted with its factory start-up scene (unsaved changes are lost); the next command waits for it."
-      : "";
-    const happened =
-      error.completion === "complete"
-        ? ""
-        : error.completion === "not_started"
-          ? " The command did not run."
-          : " Whether the command took effect is unknown.";
-    const what =
-      error.code === "HOST_GONE"
-        ? `Blender exited while ${command} ran or waited.`
-        : `${error.message.replace(/\.$/, "")}.`;
-    return new BlenderCommandError({
-      command,
-      code: error.code === "HOST_UNRESPONSIVE" ? "HOST_GONE" : error.code,
-      message: `${what}${happened}${restarted}`,
-      completion: error.completion,
-      cause: error,
-    });
+    if (isGone(error)) this.#revive();
+    const after = this.#closed
+      ? "The server is shutting down."
+      : "Blender is being restarted with its factory start-up scene (unsaved changes are lost); the next command waits for it.";
+    return commandFailure(command, error, after);
   }
 }
 

@@ -1,9 +1,10 @@
 """Serves ``@dcc/link`` from an interactive Blender, so the toolkit can attach to it.
 
 Launched by the Node side (``DCC_LINK_*`` in the environment) it uses ``LinkConfig.from_env()``.
-Otherwise it makes a private 0700 folder (under ``XDG_RUNTIME_DIR``, else the temp folder) with
-a Unix socket and a random token, writes ``connection.json`` ({"socket", "token", "pid"},
-0600) there and prints its path. The data folder is ``DCC_BLENDER_DATA_DIR`` if set, else the
+Otherwise it makes a private 0700 folder (``DCC_BLENDER_LINK_DIR`` when set, so a client knows
+where to look; else a new one under ``XDG_RUNTIME_DIR`` or the temp folder) with a Unix socket
+and a random token, writes ``connection.json`` ({"socket", "token", "pid"}, 0600) there and
+prints its path. The data folder is ``DCC_BLENDER_DATA_DIR`` if set, else the
 add-on preference, else ``~/dcc-data``.
 """
 
@@ -27,7 +28,7 @@ import bpy
 
 PUMP_INTERVAL = 0.01
 PUMP_BUDGET = 0.01
-_state = {"server": None, "folder": None}
+_state = {"server": None, "folder": None, "prepare": None}
 
 
 def _find_paths():
@@ -86,8 +87,12 @@ def _data_dir():
 def _private_config():
     from dcc_link import LinkConfig
 
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    folder = tempfile.mkdtemp(prefix="dcc-blender-", dir=base)  # 0700
+    chosen = os.environ.get("DCC_BLENDER_LINK_DIR")
+    if chosen:
+        folder = _own_private_folder(os.path.abspath(os.path.expanduser(chosen)))
+    else:
+        base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+        folder = tempfile.mkdtemp(prefix="dcc-blender-", dir=base)  # 0700
     os.chmod(folder, 0o700)
     socket_path = os.path.join(folder, "link.sock")
     token = secrets.token_urlsafe(32)
@@ -100,10 +105,36 @@ def _private_config():
     return LinkConfig(token=token, socket_path=socket_path)
 
 
+def _own_private_folder(folder):
+    """A fixed link folder: created 0700, or reused only if this user owns it and nobody else
+    can enter it; what a Blender that crashed left there (socket, connection file) is removed."""
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        info = os.lstat(folder)
+        import stat
+
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            raise RuntimeError(
+                f"DCC_BLENDER_LINK_DIR {folder} must be a folder of this user that only it can open (0700)"
+            ) from None
+        for name in ("connection.json", "link.sock"):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:
+                pass
+    return folder
+
+
 def _tick():
     server = _state["server"]
     if server is None:
         return None
+    prepare = _state["prepare"]
+    if prepare is not None:
+        # bpy.data is restricted while add-ons register: the first tick confines the outputs.
+        _state["prepare"] = None
+        prepare()
     if server.stopping:
         server.stop()
         _state["server"] = None
@@ -125,7 +156,7 @@ def register():
     data_dir = os.path.abspath(os.path.expanduser(_data_dir()))
     os.makedirs(data_dir, mode=0o700, exist_ok=True)
     policy = Policy(data_dir, Policy.from_env({**os.environ, "DCC_BLENDER_DATA_DIR": data_dir}).allow)
-    prepare(policy)
+    _state["prepare"] = lambda: prepare(policy)
     server = PumpServer(build_dispatcher(policy), config).start(announce=launched)
     _state["server"] = server
     bpy.app.timers.register(_tick, first_interval=0.0, persistent=True)
