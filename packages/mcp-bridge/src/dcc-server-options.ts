@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { BridgeExecutor } from "./bridge-executor.ts";
 import type { JobManager } from "./job-manager.ts";
+import type { JobQueue } from "./job-queue.ts";
 import type { JobStore } from "./job-store.ts";
 
 /** One executor with explicit tool names, for servers that host several DCCs. */
@@ -40,6 +41,11 @@ export interface DccServerOptions {
   setup?: (server: McpServer, context: DccServerSetupContext) => void;
   /** Where async job records live. Default: in memory, bounded. */
   jobStore?: JobStore;
+  /**
+   * Runs async jobs on this queue (e.g. `@dcc/farm`'s, with DCC workers on other hosts) instead
+   * of in this process. The caller owns it and closes it after the server. Default: none.
+   */
+  jobQueue?: JobQueue;
   /** Most async jobs running at once. Default 16. */
   maxRunningJobs?: number;
   /** Most synchronous script calls running at once, over all sessions. Default 64. */

@@ -37,6 +37,7 @@ export type { InMemoryJobStoreOptions } from "./in-memory-job-store.ts";
 export { InMemoryJobStore } from "./in-memory-job-store.ts";
 export type { JobManagerOptions, JobRunOptions, JobWorkContext } from "./job-manager.ts";
 export { JobManager } from "./job-manager.ts";
+export type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "./job-queue.ts";
 export type { JobRecord, JobStore } from "./job-store.ts";
 export type { McpBridgeErrorOptions } from "./mcp-bridge-error.ts";
 export { McpBridgeError, McpBridgeErrorCode } from "./mcp-bridge-error.ts";

@@ -4,6 +4,7 @@ import { executeMessage } from "@dcc/executor";
 import type { BridgeProgress, BridgeResult } from "./bridge-executor.ts";
 import { InMemoryJobStore } from "./in-memory-job-store.ts";
 import { createCallToken, linkSignal } from "./internal/call-context.ts";
+import type { JobQueue } from "./job-queue.ts";
 import type { JobRecord, JobStore } from "./job-store.ts";
 
 /** Options for {@link JobManager}. */
@@ -14,6 +15,11 @@ export interface JobManagerOptions {
   maxRunningJobs?: number;
   /** Most synchronous calls running at once; further calls are refused as busy. Default 64. */
   maxRunningCalls?: number;
+  /**
+   * Runs async jobs on this queue (workers elsewhere) instead of in process; `store` and
+   * `maxRunningJobs` then apply to nothing.
+   */
+  queue?: JobQueue;
 }
 
 /** What a call's work receives: its token (cancel it to stop) and its server-owned job id. */
@@ -49,6 +55,8 @@ interface LiveCall {
 export class JobManager {
   /** The store holding async job records. */
   readonly store: JobStore;
+  /** The queue async jobs go to, when the server has one. */
+  readonly queue: JobQueue | undefined;
   readonly #maxRunningJobs: number;
   readonly #maxRunningCalls: number;
   #runningCalls = 0;
@@ -59,6 +67,7 @@ export class JobManager {
   /** Creates a manager; see {@link JobManagerOptions} for the bounds. */
   constructor(options: JobManagerOptions = {}) {
     this.store = options.store ?? new InMemoryJobStore();
+    this.queue = options.queue;
     this.#maxRunningJobs = Math.max(1, options.maxRunningJobs ?? 16);
     this.#maxRunningCalls = Math.max(1, options.maxRunningCalls ?? 64);
   }

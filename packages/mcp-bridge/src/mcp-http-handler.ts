@@ -115,6 +115,7 @@ class HttpEndpoint {
     this.#registrations = resolveRegistrations(options);
     this.jobs = new JobManager({
       ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
+      ...(options.jobQueue === undefined ? {} : { queue: options.jobQueue }),
       ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
       ...(options.maxRunningCalls === undefined
         ? {}

@@ -33,6 +33,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   const stdout = options.stdout ?? process.stdout;
   const jobs = new JobManager({
     ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
+    ...(options.jobQueue === undefined ? {} : { queue: options.jobQueue }),
     ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
     ...(options.maxRunningCalls === undefined ? {} : { maxRunningCalls: options.maxRunningCalls }),
   });

@@ -35,6 +35,7 @@ describe("layering", () => {
       "@dcc/catalog",
       "@dcc/example-echo",
       "@dcc/executor",
+      "@dcc/farm",
       "@dcc/link",
       "@dcc/maya",
       "@dcc/mcp-bridge",

@@ -15,6 +15,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/maya": 4,
   "@dcc/blender": 4,
   "@dcc/mcp-bridge": 5,
+  // A JobQueue for the bridge and workers that own an adapter: above both, never imported by them.
+  "@dcc/farm": 6,
   "@dcc/reference-server": 6,
   "@dcc/example-echo": 6,
 };

@@ -1,6 +1,7 @@
 // One dcc_execute call that runs a script: validates the argument combination, reads the trusted
 // parts of _meta.dcc (async, parentJobId; never jobId), and runs the script synchronously or as an
 // async job under a server-owned job id and CancelToken.
+import { randomUUID } from "node:crypto";
 import { executeMessage } from "@dcc/executor";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
@@ -10,9 +11,12 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { BridgeExecuteOptions, BridgeExecutor, BridgeResult } from "../bridge-executor.ts";
 import type { JobManager, JobWorkContext } from "../job-manager.ts";
+import type { JobQueue } from "../job-queue.ts";
+import type { JobRecord } from "../job-store.ts";
 import { runInCallContext } from "./call-context.ts";
 import { CallNotifier, type SendNotification } from "./call-notifier.ts";
 import { jobView } from "./job-view.ts";
+import { queueUnavailable } from "./queue-unavailable.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
 
@@ -49,6 +53,14 @@ export async function runExecuteCall(
   const parentJobId = meta.parentJobId;
   const runOptions = { dccName, ...(parentJobId === undefined ? {} : { parentJobId }) };
 
+  if ((args.async === true || meta.async) && settings.jobs.queue !== undefined) {
+    return submitToQueue(settings.jobs.queue, args, {
+      ...runOptions,
+      executeToolName: settings.executeToolName,
+      sessionId: extra.sessionId,
+    });
+  }
+
   if (args.async === true || meta.async) {
     // The store keeps the shaped result, so retained jobs stay bounded in size too.
     const record = settings.jobs.startJob(runOptions, async (context) =>
@@ -64,16 +76,7 @@ export async function runExecuteCall(
       ),
     );
     if (record === undefined) return busy(dccName, "jobs");
-    const poll = { job_id: record.jobId, job_action: "status" };
-    return {
-      success: true,
-      message: `Job ${record.jobId} started on ${dccName}. Poll it with ${settings.executeToolName}(${JSON.stringify(poll)}); use job_action "result" for the outcome, "cancel" to stop it.`,
-      job_id: record.jobId,
-      status: record.status,
-      parent_job_id: record.parentJobId ?? null,
-      job: jobView(record),
-      poll: { tool: settings.executeToolName, arguments: poll },
-    };
+    return jobStarted(record, dccName, settings.executeToolName);
   }
 
   const notifier = new CallNotifier({
@@ -98,6 +101,51 @@ export async function runExecuteCall(
   } finally {
     notifier.flush();
   }
+}
+
+/** Queues the script under a fresh server-owned id; an unreachable queue is an envelope. */
+async function submitToQueue(
+  queue: JobQueue,
+  args: ExecuteArguments,
+  options: {
+    dccName: string;
+    parentJobId?: string;
+    executeToolName: string;
+    sessionId: string | undefined;
+  },
+): Promise<BridgeResult> {
+  const { dccName } = options;
+  let record: JobRecord;
+  try {
+    record = await queue.submit({
+      jobId: randomUUID(),
+      dccName,
+      ...(options.parentJobId === undefined ? {} : { parentJobId: options.parentJobId }),
+      ...(args.code === undefined ? {} : { code: args.code }),
+      ...(args.file_path === undefined ? {} : { filePath: args.file_path }),
+      ...(args.params === undefined ? {} : { params: args.params }),
+      ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
+      ...(args.timeout_secs === undefined ? {} : { timeoutSecs: args.timeout_secs }),
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    });
+  } catch (error) {
+    return queueUnavailable(dccName, error);
+  }
+  return jobStarted(record, dccName, options.executeToolName);
+}
+
+/** The handle an async call returns. */
+function jobStarted(record: JobRecord, dccName: string, executeToolName: string): BridgeResult {
+  const poll = { job_id: record.jobId, job_action: "status" };
+  return {
+    success: true,
+    message: `Job ${record.jobId} started on ${dccName}. Poll it with ${executeToolName}(${JSON.stringify(poll)}); use job_action "result" for the outcome, "cancel" to stop it.`,
+    job_id: record.jobId,
+    status: record.status,
+    parent_job_id: record.parentJobId ?? null,
+    job: jobView(record),
+    poll: { tool: executeToolName, arguments: poll },
+  };
 }
 
 function busy(dccName: string, what: string): BridgeResult {

@@ -3,7 +3,9 @@
 import { isTerminalJobStatus } from "@dcc/cancel";
 import type { BridgeResult } from "../bridge-executor.ts";
 import type { JobManager } from "../job-manager.ts";
+import type { JobRecord } from "../job-store.ts";
 import { jobView } from "./job-view.ts";
+import { queueUnavailable } from "./queue-unavailable.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
 
 /** Settings of the job actions. */
@@ -32,7 +34,13 @@ export async function runJobAction(
     return invalid("Pass either a script (code or file_path) or job_id with job_action, not both");
   }
   const jobId = args.job_id;
-  const found = jobs.get(jobId);
+  const queue = jobs.queue;
+  let found: JobRecord | undefined;
+  try {
+    found = queue === undefined ? jobs.get(jobId) : await queue.get(jobId);
+  } catch (error) {
+    return queueUnavailable(dccName, error);
+  }
   if (found === undefined || found.dccName !== dccName) {
     return {
       success: false,
@@ -49,7 +57,16 @@ export async function runJobAction(
         job: jobView(found),
       };
     }
-    const after = (await jobs.cancel(jobId)) ?? found;
+    let after: JobRecord;
+    try {
+      const reason = "Job cancelled by client";
+      after =
+        (queue === undefined
+          ? await jobs.cancel(jobId, reason)
+          : await queue.cancel(jobId, { reason, waitMs: 2000 })) ?? found;
+    } catch (error) {
+      return queueUnavailable(dccName, error);
+    }
     const stopped = isTerminalJobStatus(after.status);
     return {
       success: true,

@@ -1,0 +1,91 @@
+// Starts a throwaway redis-server on loopback (free port, temp folder, no persistence) for a test.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The install command named in skipped tests' titles. */
+export const redisInstall = "apt-get install -y redis-server";
+
+/** True when `redis-server` is on the PATH. */
+export const redisAvailable: boolean = (() => {
+  try {
+    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** True when Redis tests must fail rather than skip without Redis (`DCC_REQUIRE_REDIS=1`). */
+export const redisRequired: boolean = process.env["DCC_REQUIRE_REDIS"] === "1";
+
+/** A running redis-server. */
+export interface TestRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts redis-server and waits (up to 30 s) until it accepts connections. */
+export async function startRedis(): Promise<TestRedis> {
+  const dir = mkdtempSync(join(tmpdir(), "dcc-farm-redis-"));
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    "redis-server",
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server did not start: ${output}`)),
+      30_000,
+    );
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited (${code}): ${output}`));
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

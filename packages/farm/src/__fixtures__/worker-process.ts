@@ -1,0 +1,65 @@
+// Runs dcc-farm-worker from source as a child process, with short lock times for tests.
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** A worker child process. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Settles when it has exited. */
+  exited: Promise<void>;
+  /** SIGTERM, then SIGKILL after 20 s; resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts a Maya worker on `redisUrl` and waits (up to 240 s, a loaded machine) until ready. */
+export async function startWorker(redisUrl: string, extra: string[] = []): Promise<WorkerProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=@dcc/source",
+      "--import",
+      "tsx",
+      "src/cli.ts",
+      "--dcc",
+      "maya",
+      "--redis",
+      redisUrl,
+      "--lock-duration-ms",
+      "2000",
+      "--stalled-interval-ms",
+      "1000",
+      ...extra,
+    ],
+    { cwd: packageDir, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${output}`)), 240_000);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("ready, pool")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited (${code}): ${output}`));
+    });
+  });
+  return {
+    child,
+    exited,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

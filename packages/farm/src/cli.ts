@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// dcc-farm-worker: one DCC, one job at a time, from a pool of the farm's queue.
+import type { DccAdapter } from "@dcc/executor";
+import { createMayaAdapter } from "@dcc/maya";
+import { parseWorkerArguments, workerUsage } from "./internal/worker-arguments.ts";
+import { runFarmWorker } from "./run-farm-worker.ts";
+
+const adapters: Record<string, () => DccAdapter> = { maya: () => createMayaAdapter() };
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseWorkerArguments>;
+  try {
+    parsed = parseWorkerArguments(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`dcc-farm-worker: ${(error as Error).message}\n${workerUsage}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const create = adapters[parsed.dcc];
+  if (create === undefined) {
+    process.stderr.write(
+      `dcc-farm-worker: no adapter named ${parsed.dcc} (known: ${Object.keys(adapters).join(", ")})\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const { dcc: _dcc, ...options } = parsed;
+  const worker = await runFarmWorker({ ...options, adapter: create() });
+  process.stderr.write(`dcc-farm-worker: ready, pool ${worker.pool} (pid ${process.pid})\n`);
+  const stop = (): void => {
+    void worker.close().then(() => process.exit(0));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `dcc-farm-worker: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

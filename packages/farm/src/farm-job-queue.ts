@@ -1,0 +1,202 @@
+import type {
+  JobQueue,
+  JobQueueCancelOptions,
+  JobQueueSubmission,
+  JobRecord,
+} from "@dcc/mcp-bridge";
+import { type ConnectionOptions, Queue, QueueEventsProducer } from "bullmq";
+import { Redis } from "ioredis";
+import { FarmError } from "./farm-error.ts";
+import type { FarmRedisOptions } from "./farm-redis-options.ts";
+import {
+  cancelEvent,
+  cancelKey,
+  type FarmJobData,
+  jobIdPattern,
+  poolPattern,
+  queueName,
+} from "./internal/farm-keys.ts";
+import { toJobRecord } from "./internal/job-record.ts";
+import { bounded, describeRedis, toRedisOptions } from "./internal/redis-connection.ts";
+
+/** Options for {@link createFarmJobQueue}. */
+export interface FarmJobQueueOptions {
+  /** The farm's Redis, from host configuration. */
+  redis: FarmRedisOptions;
+  /**
+   * The pools this server submits to: a list of DCC names (each its own pool), or a map from the
+   * DCC name the server uses (its adapter's instance name) to a pool name.
+   */
+  pools: readonly string[] | Readonly<Record<string, string>>;
+  /** How long a finished job's record and result stay readable, in seconds. Default 3600. */
+  retentionSecs?: number;
+  /** Longest wait for one Redis round trip before `REDIS_UNAVAILABLE`, in ms. Default 5000. */
+  commandTimeoutMs?: number;
+}
+
+/** A {@link JobQueue} on BullMQ; close it after the servers that use it. */
+export interface FarmJobQueue extends JobQueue {
+  /** The pool each DCC name submits to. */
+  readonly pools: Readonly<Record<string, string>>;
+  /** Closes the Redis connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface PoolQueue {
+  pool: string;
+  queue: Queue<FarmJobData, NonNullable<JobRecord["result"]>>;
+  events: QueueEventsProducer;
+}
+
+/**
+ * The server side of a farm: async `dcc_execute` jobs go to a BullMQ queue per pool (`maya`,
+ * `blender`, …) in Redis, where `dcc-farm-worker` processes take them one at a time. Pass it as
+ * the server's `jobQueue`. Nothing connects until the first call.
+ * @throws {@link FarmError} `INVALID_CONFIG` for a bad URL or pool name.
+ */
+export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
+  const pools: Record<string, string> = Array.isArray(options.pools)
+    ? Object.fromEntries((options.pools as readonly string[]).map((name) => [name, name]))
+    : { ...(options.pools as Readonly<Record<string, string>>) };
+  if (Object.keys(pools).length === 0) {
+    throw new FarmError({ code: "INVALID_CONFIG", message: "Name at least one pool" });
+  }
+  for (const pool of Object.values(pools)) {
+    if (!poolPattern.test(pool)) {
+      throw new FarmError({ code: "INVALID_CONFIG", message: `Invalid pool name: ${pool}` });
+    }
+  }
+  const prefix = options.redis.prefix ?? "dcc";
+  const connection = toRedisOptions(options.redis, false);
+  // ioredis and BullMQ type the same options differently under exactOptionalPropertyTypes.
+  const bullConnection = connection as ConnectionOptions;
+  const where = describeRedis(options.redis);
+  const ms = Math.max(100, options.commandTimeoutMs ?? 5000);
+  const retentionSecs = Math.max(1, Math.floor(options.retentionSecs ?? 3600));
+  const byPool = new Map<string, PoolQueue>();
+  let flags: Redis | undefined;
+  let closed = false;
+
+  const open = (pool: string): PoolQueue => {
+    if (closed)
+      throw new FarmError({ code: "REDIS_UNAVAILABLE", message: "The farm queue is closed" });
+    const existing = byPool.get(pool);
+    if (existing !== undefined) return existing;
+    {
+      const queue = new Queue<FarmJobData, NonNullable<JobRecord["result"]>>(queueName(pool), {
+        connection: bullConnection,
+        prefix,
+      });
+      const events = new QueueEventsProducer(queueName(pool), {
+        connection: bullConnection,
+        prefix,
+      });
+      // Connection errors surface as rejected calls; the emitter must not crash the process.
+      queue.on("error", () => {});
+      events.on("error", () => {});
+      const entry: PoolQueue = { pool, queue, events };
+      byPool.set(pool, entry);
+      return entry;
+    }
+  };
+  const flagClient = (): Redis => {
+    if (flags === undefined) {
+      // Its own commands wait for the connection (each call is bounded by `bounded`).
+      flags = new Redis({ ...connection, enableOfflineQueue: true });
+      flags.on("error", () => {});
+    }
+    return flags;
+  };
+  const find = async (jobId: string) => {
+    for (const pool of new Set(Object.values(pools))) {
+      const { queue } = open(pool);
+      const job = await queue.getJob(jobId);
+      if (job !== undefined) return { pool, job };
+    }
+    return undefined;
+  };
+  const read = async (jobId: string): Promise<JobRecord | undefined> => {
+    if (!jobIdPattern.test(jobId)) return undefined;
+    const found = await find(jobId);
+    if (found === undefined) return undefined;
+    const state = await found.job.getState();
+    const flag = await flagClient().exists(cancelKey(prefix, found.pool, jobId));
+    const record = toJobRecord(found.job, state, flag === 1);
+    // BullMQ trims old finished jobs lazily; past the retention a record is gone all the same.
+    if (record.finishedAt !== undefined && record.finishedAt < Date.now() - retentionSecs * 1000) {
+      return undefined;
+    }
+    return record;
+  };
+
+  return {
+    pools,
+    submit(submission: JobQueueSubmission): Promise<JobRecord> {
+      const pool = pools[submission.dccName];
+      if (pool === undefined) {
+        return Promise.reject(
+          new FarmError({
+            code: "INVALID_CONFIG",
+            message: `No farm pool is configured for ${submission.dccName}`,
+          }),
+        );
+      }
+      if (!jobIdPattern.test(submission.jobId)) {
+        return Promise.reject(
+          new FarmError({ code: "INVALID_CONFIG", message: "Job ids are UUIDs" }),
+        );
+      }
+      const { jobId, ...data } = submission;
+      return bounded(
+        async () => {
+          const job = await open(pool).queue.add("script", data, {
+            jobId,
+            attempts: 1,
+            removeOnComplete: { age: retentionSecs },
+            removeOnFail: { age: retentionSecs },
+          });
+          return toJobRecord(job, "waiting", false);
+        },
+        ms,
+        where,
+      );
+    },
+    get(jobId: string): Promise<JobRecord | undefined> {
+      return bounded(() => read(jobId), ms, where);
+    },
+    async cancel(jobId: string, cancel: JobQueueCancelOptions): Promise<JobRecord | undefined> {
+      if (!jobIdPattern.test(jobId)) return undefined;
+      const found = await bounded(() => find(jobId), ms, where);
+      if (found === undefined) return undefined;
+      const key = cancelKey(prefix, found.pool, jobId);
+      await bounded(
+        async () => {
+          // The flag covers a job no worker has yet; the event reaches the one running it.
+          await flagClient().set(key, cancel.reason.slice(0, 500), "EX", retentionSecs);
+          await open(found.pool).events.publishEvent({
+            eventName: cancelEvent,
+            jobId,
+            reason: cancel.reason.slice(0, 500),
+          });
+        },
+        ms,
+        where,
+      );
+      const deadline = Date.now() + Math.max(0, cancel.waitMs);
+      for (;;) {
+        const record = await bounded(() => read(jobId), ms, where);
+        if (record === undefined || record.status !== "running" || Date.now() >= deadline) {
+          return record;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const all = [...byPool.values()];
+      await Promise.allSettled(all.flatMap(({ queue, events }) => [queue.close(), events.close()]));
+      flags?.disconnect();
+    },
+  };
+}

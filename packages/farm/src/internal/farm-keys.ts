@@ -1,0 +1,36 @@
+// Names shared by the server side and the workers: queue names, the cancel flag key, the event.
+
+/** The payload of one farm job: the script and where it came from; never host secrets. */
+export interface FarmJobData {
+  dccName: string;
+  parentJobId?: string;
+  code?: string;
+  filePath?: string;
+  params?: Record<string, unknown>;
+  sha256?: string;
+  timeoutSecs?: number;
+  sessionId?: string;
+}
+
+/** The BullMQ queue of one pool. */
+export function queueName(pool: string): string {
+  return `jobs-${pool}`;
+}
+
+/** The key that says a job was asked to stop, holding the reason. */
+export function cancelKey(prefix: string, pool: string, jobId: string): string {
+  return `${prefix}:${queueName(pool)}:cancel:${jobId}`;
+}
+
+/** The custom QueueEvents event a cancel publishes, which every worker of the pool reads. */
+export const cancelEvent = "dcc-cancel";
+
+/** Server-owned ids are UUIDs; anything else is refused before it reaches Redis. */
+export const jobIdPattern: RegExp =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Pool names end up in Redis keys: keep them plain. */
+export const poolPattern: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The failure BullMQ records for a job whose worker stopped renewing its lock. */
+export const stalledReason = "job stalled more than allowable limit";

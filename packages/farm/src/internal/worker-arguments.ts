@@ -1,0 +1,82 @@
+// dcc-farm-worker's command line: the DCC, the pool, Redis from flags or the environment.
+import { parseArgs } from "node:util";
+import { FarmError } from "../farm-error.ts";
+import type { FarmRedisOptions } from "../farm-redis-options.ts";
+
+/** What the command line asks for. */
+export interface WorkerArguments {
+  dcc: string;
+  pool: string;
+  redis: FarmRedisOptions;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  maxStalledCount?: number;
+}
+
+/** The usage text. */
+export const workerUsage = `Usage: dcc-farm-worker --dcc maya [--pool maya] [--redis redis://127.0.0.1:6379]
+  [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000] [--stalled-interval-ms 30000]
+  [--max-stalled-count 0]
+The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
+DCC_FARM_REDIS_PASSWORD (keep it off the command line).`;
+
+/**
+ * Parses `argv` (without node and the script) and `env`.
+ * @throws {@link FarmError} `INVALID_CONFIG` with the problem.
+ */
+export function parseWorkerArguments(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): WorkerArguments {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        dcc: { type: "string" },
+        pool: { type: "string" },
+        redis: { type: "string" },
+        "redis-tls": { type: "boolean" },
+        prefix: { type: "string" },
+        "lock-duration-ms": { type: "string" },
+        "stalled-interval-ms": { type: "string" },
+        "max-stalled-count": { type: "string" },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new FarmError({ code: "INVALID_CONFIG", message: (error as Error).message });
+  }
+  const dcc = values["dcc"];
+  if (typeof dcc !== "string" || dcc === "") {
+    throw new FarmError({ code: "INVALID_CONFIG", message: "--dcc is required" });
+  }
+  const url = (values["redis"] as string | undefined) ?? env["DCC_FARM_REDIS_URL"];
+  const password = env["DCC_FARM_REDIS_PASSWORD"];
+  const number = (flag: string): number | undefined => {
+    const text = values[flag];
+    if (typeof text !== "string") return undefined;
+    const parsed = Number(text);
+    if (!Number.isInteger(parsed) || parsed < 0) {
+      throw new FarmError({ code: "INVALID_CONFIG", message: `--${flag} must be a whole number` });
+    }
+    return parsed;
+  };
+  const lockDurationMs = number("lock-duration-ms");
+  const stalledIntervalMs = number("stalled-interval-ms");
+  const maxStalledCount = number("max-stalled-count");
+  const prefix = values["prefix"];
+  return {
+    dcc,
+    pool: (values["pool"] as string | undefined) ?? dcc,
+    redis: {
+      ...(url === undefined ? {} : { url }),
+      ...(password === undefined || password === "" ? {} : { password }),
+      ...(values["redis-tls"] === true ? { tls: true } : {}),
+      ...(typeof prefix === "string" ? { prefix } : {}),
+    },
+    ...(lockDurationMs === undefined ? {} : { lockDurationMs }),
+    ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
+    ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
+  };
+}

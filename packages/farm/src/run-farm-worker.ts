@@ -1,0 +1,149 @@
+import { createAdapterExecutor, type DccAdapter, type ExecutorLimits } from "@dcc/executor";
+import { type ConnectionOptions, type Job, QueueEvents, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { FarmError } from "./farm-error.ts";
+import type { FarmRedisOptions } from "./farm-redis-options.ts";
+import {
+  cancelEvent,
+  cancelKey,
+  type FarmJobData,
+  poolPattern,
+  queueName,
+} from "./internal/farm-keys.ts";
+import { toRedisOptions } from "./internal/redis-connection.ts";
+import { runFarmJob } from "./internal/run-farm-job.ts";
+
+type Envelope = { success: boolean; message: string; [field: string]: unknown };
+
+/** Options for {@link runFarmWorker}. */
+export interface FarmWorkerOptions {
+  /** The farm's Redis, from host configuration. */
+  redis: FarmRedisOptions;
+  /** The pool this worker takes jobs from, e.g. `maya`. */
+  pool: string;
+  /** The DCC this worker owns; started here, closed by {@link FarmWorker.close}. */
+  adapter: DccAdapter;
+  /** Sandbox limits of every job this worker runs. */
+  limits?: Partial<ExecutorLimits>;
+  /** How long a job's lock lasts without renewal, in ms: a killed worker's job is found after this. Default 30 000. */
+  lockDurationMs?: number;
+  /** How often this worker looks for jobs whose worker died, in ms. Default 30 000. */
+  stalledIntervalMs?: number;
+  /** Times a job whose worker died is queued again before it fails. Default 0: it fails, as a script may not be safe to run twice. */
+  maxStalledCount?: number;
+  /** Largest result JSON kept in Redis, in characters; a larger `output` is cut. Default 24 000. */
+  maxResultChars?: number;
+  /** Most console lines kept in a job's log. Default 200. */
+  maxLogLines?: number;
+  /** How long the adapter's `start` may take, in ms. Default 60 000. */
+  startTimeoutMs?: number;
+}
+
+/** A running worker. */
+export interface FarmWorker {
+  /** The pool it serves. */
+  readonly pool: string;
+  /** Stops taking jobs, cancels the one running, then closes Redis, the sandbox and the adapter. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs one farm worker: starts `adapter`, then takes jobs of `pool` one at a time, runs each in
+ * the adapter's sandbox with its limits and the job's timeout, reports progress and console
+ * lines to the job while it runs, and stops a job when any server asks to cancel it.
+ * @throws {@link FarmError} `INVALID_CONFIG` for a bad pool or Redis URL; whatever `adapter.start` throws.
+ */
+export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWorker> {
+  if (!poolPattern.test(options.pool)) {
+    throw new FarmError({ code: "INVALID_CONFIG", message: `Invalid pool name: ${options.pool}` });
+  }
+  const connection = toRedisOptions(options.redis, true);
+  // ioredis and BullMQ type the same options differently under exactOptionalPropertyTypes.
+  const bullConnection = connection as ConnectionOptions;
+  const prefix = options.redis.prefix ?? "dcc";
+  const name = queueName(options.pool);
+  const adapter = options.adapter;
+  const controller = new AbortController();
+  await withTimeout(
+    Promise.resolve(adapter.start?.({ signal: controller.signal, reportHost: () => {} })),
+    options.startTimeoutMs ?? 60_000,
+    () => controller.abort(),
+  );
+  const executor = createAdapterExecutor(adapter, {
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+  const flags = new Redis({ ...connection });
+  flags.on("error", () => {});
+  const maxResultChars = Math.max(1000, options.maxResultChars ?? 24_000);
+  const maxLogLines = Math.max(0, options.maxLogLines ?? 200);
+  const worker = new Worker<FarmJobData, Envelope>(
+    name,
+    (job: Job<FarmJobData, Envelope>, _token?: string, signal?: AbortSignal) =>
+      runFarmJob(job, {
+        executor,
+        signal: signal ?? new AbortController().signal,
+        cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
+        maxResultChars,
+        maxLogLines,
+      }),
+    {
+      connection: bullConnection,
+      prefix,
+      concurrency: 1,
+      autorun: false,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: options.maxStalledCount ?? 0,
+    },
+  );
+  worker.on("error", () => {});
+  // Every worker of the pool reads cancel events; only the one running the job acts on it.
+  const events = new QueueEvents(name, { connection: bullConnection, prefix });
+  events.on("error", () => {});
+  events.on(
+    cancelEvent as "error",
+    ((event: { jobId?: string; reason?: string }) => {
+      if (typeof event.jobId === "string")
+        worker.cancelJob(event.jobId, event.reason ?? "Job cancelled");
+    }) as never,
+  );
+  await events.waitUntilReady();
+  void worker.run().catch(() => {});
+  await worker.waitUntilReady();
+
+  let closing: Promise<void> | undefined;
+  return {
+    pool: options.pool,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        worker.cancelAllJobs("Worker is shutting down");
+        await Promise.allSettled([worker.close(), events.close()]);
+        flags.disconnect();
+        await Promise.allSettled([executor.close()]);
+        await Promise.allSettled([Promise.resolve(adapter.close?.())]);
+      })();
+      return closing;
+    },
+  };
+}
+
+async function withTimeout(
+  work: Promise<unknown>,
+  ms: number,
+  onTimeout: () => void,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => {
+          onTimeout();
+          reject(new Error(`The adapter did not start within ${ms} ms`));
+        }, ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
