@@ -1,11 +1,19 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
-import { connectHttp, execute, search, spawnCli, until } from "./__fixtures__/mcp-helpers.ts";
+import {
+  connectHttp,
+  execute,
+  search,
+  spawnCli,
+  startupUrl,
+  stopCli,
+  until,
+} from "./__fixtures__/mcp-helpers.ts";
 
 const installCommand = "apt-get install -y blender python3-numpy xvfb";
 const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
@@ -139,6 +147,58 @@ describeWithBlender(`the reference server serving Maya and Blender together${suf
     }, 120_000);
     expect(blender).toMatchObject({ success: true, output: 1 });
   });
+});
+
+/** The Blender session folders of the CLI's children (from their environment). */
+function blenderSessions(parent: number): { pid: number; sessionDir: string }[] {
+  const found: { pid: number; sessionDir: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = /PPid:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1];
+      if (Number(ppid) !== parent) continue;
+      const env = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      const dir = env.find((line) => line.startsWith("DCC_LINK_SESSION_DIR="))?.slice(21);
+      if (dir !== undefined) found.push({ pid: Number(entry), sessionDir: dir });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describeWithBlender(`the CLI serving Blender, stopped${suffix}`, () => {
+  beforeAll(() => assertBlender());
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "by %s leaves no Blender, socket or session folder",
+    async (signal) => {
+      const dataDir = mkdtempSync(join(tmpdir(), "dcc-cli-blender-"));
+      const cli = spawnCli(["--dcc", "blender", "--port", "0", "--data-dir", dataDir]);
+      try {
+        await startupUrl(cli);
+        const sessions = blenderSessions(cli.child.pid as number);
+        expect(sessions).toHaveLength(1);
+        const [{ pid, sessionDir }] = sessions as [{ pid: number; sessionDir: string }];
+        expect(existsSync(sessionDir)).toBe(true);
+        expect(await stopCli(cli, signal)).toBe(0);
+        await until(() => !alive(pid), 60_000);
+        expect(existsSync(sessionDir)).toBe(false);
+      } finally {
+        if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("the CLI with --dcc blender and no Blender", () => {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -147,6 +148,57 @@ describeWithBlender("a host call that never returns", () => {
     });
   });
 });
+
+describeWithBlender("strangers on Blender's socket", () => {
+  let session: BlenderSession;
+  beforeAll(async () => {
+    assertBlender();
+    session = await startBlenderSession();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it.each([
+    ["garbage instead of a frame", Buffer.from("GET / HTTP/1.1\r\n\r\n")],
+    ["an oversized frame", Buffer.from([0x7f, 0xff, 0xff, 0xff, 0x7b])],
+    ["a hello with a wrong token", frameOf({ type: "hello", protocol: 1, token: "x".repeat(43) })],
+  ])(
+    "%s: Blender drops that connection, answers nothing, and keeps serving",
+    async (_what, bytes) => {
+      const pid = session.adapter.pid;
+      const socket = connect({ path: join(session.adapter.sessionDir as string, "link.sock") });
+      let received = 0;
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+      });
+      socket.on("error", () => undefined);
+      const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      socket.write(bytes);
+      await Promise.race([
+        closed,
+        new Promise((_resolve, reject) =>
+          setTimeout(() => reject(new Error("Blender kept the connection open")), 60_000),
+        ),
+      ]);
+      expect(received).toBe(0);
+      expect(
+        await session.run(`return dispatch("data.list", { collection: "cameras" }).length;`),
+      ).toMatchObject({
+        success: true,
+        output: 1,
+      });
+      expect(session.adapter.pid).toBe(pid);
+    },
+  );
+});
+
+function frameOf(value: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(value));
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  return Buffer.concat([head, body]);
+}
 
 const parentScript = fileURLToPath(new URL("./fixtures/blender-parent.ts", import.meta.url));
 const packageDir = fileURLToPath(new URL("..", import.meta.url));

@@ -9,9 +9,9 @@ import { blenderOperatorData } from "../blender-operator-data.ts";
 import { BlenderAttachment } from "./blender-attachment.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { BlenderHost } from "./blender-host.ts";
-import type { BlenderConnection } from "./internal/blender-connection.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
+import type { BlenderConnection } from "./internal/blender-connection.ts";
 
 /** Options for {@link createBlenderAdapter}. */
 export interface BlenderAdapterOptions {
