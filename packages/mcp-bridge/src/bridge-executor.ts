@@ -1,28 +1,11 @@
 import type { CancelToken } from "@dcc/cancel";
+import type { ExecuteLogEntry, ExecuteProgress } from "@dcc/executor";
 
 /**
  * What the bridge needs from an executor, written structurally so that `DccApiExecutor` from
  * `@dcc/executor` fits without the bridge depending on its class, and tests or adapters can supply
  * their own.
  */
-
-/** One progress report from a running script (`progress(done, total?, message?)`). */
-export interface BridgeProgress {
-  /** Units done so far. */
-  progress: number;
-  /** Total units, when the script knows it. */
-  total?: number;
-  /** Short human-readable status. */
-  message?: string;
-}
-
-/** One captured console line from a running script. */
-export interface BridgeLogEntry {
-  /** The console method the script called. */
-  level: "log" | "info" | "warn" | "error";
-  /** The formatted line. */
-  message: string;
-}
 
 /** Per-call options the bridge passes to {@link BridgeExecutor.execute}. */
 export interface BridgeExecuteOptions {
@@ -33,9 +16,9 @@ export interface BridgeExecuteOptions {
   /** The call's token (carries the server-owned job id). */
   cancelToken?: CancelToken;
   /** Receives the script's `progress()` calls. */
-  onProgress?: (progress: BridgeProgress) => void;
+  onProgress?: (progress: ExecuteProgress) => void;
   /** Receives console lines as they are written. */
-  onLog?: (entry: BridgeLogEntry) => void;
+  onLog?: (entry: ExecuteLogEntry) => void;
   /**
    * Provenance for a script the executor stores instead of running (a typed `main` entry point):
    * the MCP session and the server-owned job id of the call.

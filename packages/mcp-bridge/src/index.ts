@@ -11,8 +11,6 @@ export type {
   BridgeExecuteParamsRequest,
   BridgeExecutor,
   BridgeExecutorLimits,
-  BridgeLogEntry,
-  BridgeProgress,
   BridgeResult,
   BridgeSearchLimits,
 } from "./bridge-executor.ts";

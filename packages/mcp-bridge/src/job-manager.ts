@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type CancelToken, Job } from "@dcc/cancel";
+import type { ExecuteProgress } from "@dcc/executor";
 import { executeMessage } from "@dcc/executor";
-import type { BridgeProgress, BridgeResult } from "./bridge-executor.ts";
+import type { BridgeResult } from "./bridge-executor.ts";
 import { InMemoryJobStore } from "./in-memory-job-store.ts";
 import { createCallToken, linkSignal } from "./internal/call-context.ts";
 import type { JobQueue } from "./job-queue.ts";
@@ -29,7 +30,7 @@ export interface JobWorkContext {
   /** Server-owned id, installed as the host job id while the work runs. */
   jobId: string;
   /** Records the latest progress on the job (async jobs only; no-op otherwise). */
-  reportProgress(progress: BridgeProgress): void;
+  reportProgress(progress: ExecuteProgress): void;
 }
 
 /** Options for {@link JobManager.runCall} and {@link JobManager.startJob}. */
@@ -138,7 +139,7 @@ export class JobManager {
     job.start();
     const startedAt = Date.now();
     this.store.update(jobId, { status: job.status, startedAt });
-    const reportProgress = (progress: BridgeProgress): void => {
+    const reportProgress = (progress: ExecuteProgress): void => {
       try {
         this.store.update(jobId, { progress });
       } catch {

@@ -1,5 +1,6 @@
 import type { JobStatus } from "@dcc/cancel";
-import type { BridgeProgress, BridgeResult } from "./bridge-executor.ts";
+import type { ExecuteProgress } from "@dcc/executor";
+import type { BridgeResult } from "./bridge-executor.ts";
 
 /** What the store keeps about one async job. Plain JSON so other backends can persist it. */
 export interface JobRecord {
@@ -21,7 +22,7 @@ export interface JobRecord {
   /** Epoch milliseconds when the job reached a terminal status. */
   finishedAt?: number;
   /** Latest progress the script reported. */
-  progress?: BridgeProgress;
+  progress?: ExecuteProgress;
   /** True once cancel was asked for (the status stays `running` until the work stops). */
   cancelRequested?: boolean;
   /** The execute envelope, once terminal. */

@@ -1,9 +1,9 @@
 // The three functions the guest bootstrap wraps: `dispatch` (synchronous host calls, with the
 // dispatch call limit), `log` and `progress`. They serve whichever run the sandbox is running.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import type { ExecuteProgress } from "../execute-options.ts";
 import { newRawStringFunction } from "./raw-string-function.ts";
 import { type RunState, stopFrom } from "./sandbox-run-state.ts";
-import type { ProgressUpdate } from "./sandbox-types.ts";
 
 /** The host functions of one context, to hand to the bootstrap. */
 export interface HostFunctions {
@@ -66,7 +66,7 @@ export function newHostFunctions(
       if (run === null) return;
       const done = ctx.getNumber(doneHandle);
       if (!Number.isFinite(done)) return;
-      const update: ProgressUpdate = { progress: done };
+      const update: ExecuteProgress = { progress: done };
       if (ctx.typeof(totalHandle) === "number") {
         const total = ctx.getNumber(totalHandle);
         if (Number.isFinite(total)) update.total = total;

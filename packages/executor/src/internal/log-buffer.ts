@@ -1,13 +1,14 @@
 // The logs of one run: entries past the entry or character limit are counted, not kept, and one
 // closing warning says how many were dropped.
-import type { LogEntry, LogLevel, RunLimits } from "./sandbox-types.ts";
+import type { ExecuteLogEntry } from "../execute-options.ts";
+import type { LogLevel, RunLimits } from "./sandbox-types.ts";
 
 const logLevels = new Set<string>(["log", "info", "warn", "error"]);
 
 /** Collects a run's log entries within its limits. */
 export class LogBuffer {
   readonly #limits: Pick<RunLimits, "maxLogEntries" | "maxLogChars">;
-  readonly #entries: LogEntry[] = [];
+  readonly #entries: ExecuteLogEntry[] = [];
   #chars = 0;
   #dropped = 0;
 
@@ -16,7 +17,7 @@ export class LogBuffer {
   }
 
   /** Keeps one entry; returns it, or undefined when the level is unknown or a limit is reached. */
-  add(level: string, message: string): LogEntry | undefined {
+  add(level: string, message: string): ExecuteLogEntry | undefined {
     if (!logLevels.has(level)) return undefined;
     const { maxLogEntries, maxLogChars } = this.#limits;
     if (this.#entries.length >= maxLogEntries || this.#chars + message.length > maxLogChars) {
@@ -24,13 +25,13 @@ export class LogBuffer {
       return undefined;
     }
     this.#chars += message.length;
-    const entry: LogEntry = { level: level as LogLevel, message };
+    const entry: ExecuteLogEntry = { level: level as LogLevel, message };
     this.#entries.push(entry);
     return entry;
   }
 
   /** The kept entries, closed by a warning when some were dropped. */
-  finish(): LogEntry[] {
+  finish(): ExecuteLogEntry[] {
     if (this.#dropped > 0) {
       const dropped = this.#dropped;
       this.#entries.push({

@@ -1,6 +1,7 @@
 // The main thread's handle on one sandbox worker: starts it, sends it one script at a time,
 // answers its dispatch calls, and wakes it on cancel.
 import { MessageChannel, type Worker } from "node:worker_threads";
+import type { ExecuteLogEntry, ExecuteProgress } from "../execute-options.ts";
 import { maxStackBytes } from "../executor-limits.ts";
 import {
   ANSWER_SLOT,
@@ -12,7 +13,7 @@ import {
   writeReplyText,
 } from "./control-block.ts";
 import { workerStackSizeMb } from "./native-stack.ts";
-import type { LogEntry, ProgressUpdate, RunOutcome } from "./sandbox-types.ts";
+import type { RunOutcome } from "./sandbox-types.ts";
 import { spawnSandboxWorker } from "./spawn-sandbox-worker.ts";
 import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.ts";
 
@@ -20,8 +21,8 @@ import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.
 export interface RunHooks {
   /** Runs a host command; gives reply JSON text at once or as a promise that never rejects. */
   onCall(name: string, argsJson: string): string | Promise<string>;
-  onLog?(entry: LogEntry): void;
-  onProgress?(update: ProgressUpdate): void;
+  onLog?(entry: ExecuteLogEntry): void;
+  onProgress?(update: ExecuteProgress): void;
 }
 
 interface ActiveRun {

@@ -1,13 +1,9 @@
 // What the host functions of a prepared sandbox and the run it serves share: the host, the
 // request, its log buffer and dispatch count, and why it was stopped.
+
+import type { ExecuteLogEntry, ExecuteProgress } from "../execute-options.ts";
 import type { LogBuffer } from "./log-buffer.ts";
-import type {
-  LimitName,
-  LogEntry,
-  ProgressUpdate,
-  RunErrorCode,
-  RunRequest,
-} from "./sandbox-types.ts";
+import type { LimitName, RunErrorCode, RunRequest } from "./sandbox-types.ts";
 
 /** Why a run was stopped from outside. */
 export type StopReason = "cancelled" | "timeout";
@@ -18,8 +14,8 @@ export interface SandboxHost {
   checkStop(): StopReason | null;
   /** Runs a host command; returns reply JSON text, or null when the run was stopped meanwhile. */
   dispatch(name: string, argsJson: string): string | null;
-  log?(entry: LogEntry): void;
-  progress?(update: ProgressUpdate): void;
+  log?(entry: ExecuteLogEntry): void;
+  progress?(update: ExecuteProgress): void;
 }
 
 /** How a run was stopped: from outside, or by a limit the host functions enforce. */

@@ -1,23 +1,11 @@
 // Plain data shared by the sandbox runner, the worker and the pool. Everything here crosses the
 // worker boundary with structured clone, so it stays JSON-like.
 
+import type { ExecuteLogEntry } from "../execute-options.ts";
 import type { ExecuteLimitName } from "../execute-result.ts";
 
 /** Level of a captured `console.*` call. */
-export type LogLevel = "log" | "info" | "warn" | "error";
-
-/** One captured `console.*` line. */
-export interface LogEntry {
-  level: LogLevel;
-  message: string;
-}
-
-/** One `progress(done, total?, message?)` report from a script. */
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export type LogLevel = ExecuteLogEntry["level"];
 
 /** Names of the limits a script can run into (the public {@link ExecuteLimitName}). */
 export type LimitName = ExecuteLimitName;
@@ -58,7 +46,7 @@ export type RunOutcome =
       status: "ok";
       /** The output as JSON text (already checked against the output limit). */
       outputJson: string;
-      logs: LogEntry[];
+      logs: ExecuteLogEntry[];
       dispatchCalls: number;
       poisoned: boolean;
     }
@@ -67,7 +55,7 @@ export type RunOutcome =
       errorCode: RunErrorCode;
       error: string;
       limit?: LimitName;
-      logs: LogEntry[];
+      logs: ExecuteLogEntry[];
       dispatchCalls: number;
       /** True when the QuickJS module can no longer be trusted and its worker must be replaced. */
       poisoned: boolean;

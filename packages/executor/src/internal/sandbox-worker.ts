@@ -8,6 +8,7 @@ import {
   newVariant,
   type QuickJSSyncVariant,
 } from "quickjs-emscripten-core";
+import type { ExecuteProgress } from "../execute-options.ts";
 import {
   ANSWER_SLOT,
   CANCEL_SLOT,
@@ -21,7 +22,6 @@ import {
   runPrepared,
   type StopReason,
 } from "./run-in-sandbox.ts";
-import type { ProgressUpdate } from "./sandbox-types.ts";
 import type {
   ReplyMessage,
   RunMessage,
@@ -99,7 +99,7 @@ function run(message: RunMessage): void {
     return null;
   };
   let lastProgressAt = 0;
-  let pendingProgress: ProgressUpdate | undefined;
+  let pendingProgress: ExecuteProgress | undefined;
 
   const request = { code: message.code, limits: message.limits };
   const sandbox = broken

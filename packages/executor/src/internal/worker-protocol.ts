@@ -1,6 +1,8 @@
 // Messages between the main thread and a sandbox worker.
+
+import type { ExecuteLogEntry, ExecuteProgress } from "../execute-options.ts";
 import type { SandboxJob } from "../sandbox-pool.ts";
-import type { LogEntry, ProgressUpdate, RunOutcome } from "./sandbox-types.ts";
+import type { RunOutcome } from "./sandbox-types.ts";
 
 /** Data a sandbox worker is started with. */
 export interface SandboxWorkerData {
@@ -30,6 +32,6 @@ export type WorkerMessage =
   /** Freeing a finished run's runtime failed: replace this worker. */
   | { type: "poisoned" }
   | { type: "call"; id: number; seq: number; name: string; args: string }
-  | { type: "log"; id: number; entry: LogEntry }
-  | { type: "progress"; id: number; update: ProgressUpdate }
+  | { type: "log"; id: number; entry: ExecuteLogEntry }
+  | { type: "progress"; id: number; update: ExecuteProgress }
   | { type: "done"; id: number; outcome: RunOutcome };

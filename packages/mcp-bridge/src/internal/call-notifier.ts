@@ -1,8 +1,9 @@
 // Streams one call's progress and console lines to its client: progress as notifications/progress
 // (only with a progressToken; strictly increasing; at most one per interval, latest wins), console
 // lines as notifications/message (only once the client has set a log level, and capped per call).
+
+import type { ExecuteLogEntry, ExecuteProgress } from "@dcc/executor";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
-import type { BridgeLogEntry, BridgeProgress } from "../bridge-executor.ts";
 
 /** Sends one notification tied to the current request. */
 export type SendNotification = (notification: {
@@ -32,7 +33,7 @@ const severity: Record<LoggingLevel, number> = {
   emergency: 7,
 };
 
-const consoleLevel: Record<BridgeLogEntry["level"], LoggingLevel> = {
+const consoleLevel: Record<ExecuteLogEntry["level"], LoggingLevel> = {
   log: "info",
   info: "info",
   warn: "warning",
@@ -44,7 +45,7 @@ export class CallNotifier {
   readonly #options: CallNotifierOptions;
   #lastSent = Number.NEGATIVE_INFINITY;
   #lastSentAt = 0;
-  #pending: BridgeProgress | undefined;
+  #pending: ExecuteProgress | undefined;
   #timer: NodeJS.Timeout | undefined;
   #logsSent = 0;
 
@@ -53,7 +54,7 @@ export class CallNotifier {
   }
 
   /** Receives a `progress()` report from the script. */
-  readonly onProgress = (progress: BridgeProgress): void => {
+  readonly onProgress = (progress: ExecuteProgress): void => {
     if (this.#options.progressToken === undefined) return;
     const floor = Math.max(this.#lastSent, this.#pending?.progress ?? Number.NEGATIVE_INFINITY);
     if (!Number.isFinite(progress.progress) || progress.progress <= floor) return;
@@ -64,7 +65,7 @@ export class CallNotifier {
   };
 
   /** Receives a console line from the script. */
-  readonly onLog = (entry: BridgeLogEntry): void => {
+  readonly onLog = (entry: ExecuteLogEntry): void => {
     const threshold = this.#options.logLevel();
     if (threshold === undefined || this.#logsSent >= this.#options.maxLogNotifications) return;
     const level = consoleLevel[entry.level] ?? "info";
