@@ -120,8 +120,14 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
     const found = await find(jobId);
     if (found === undefined) return undefined;
     const state = await found.job.getState();
+    // The job may have finished between reading it and reading its state: a final state is
+    // paired with the job as read after it, so a finished job always has its result.
+    const job =
+      state === "completed" || state === "failed"
+        ? ((await open(found.pool).queue.getJob(jobId)) ?? found.job)
+        : found.job;
     const flag = await flagClient().exists(cancelKey(prefix, found.pool, jobId));
-    const record = toJobRecord(found.job, state, flag === 1);
+    const record = toJobRecord(job, state, flag === 1);
     // BullMQ trims old finished jobs lazily; past the retention a record is gone all the same.
     if (record.finishedAt !== undefined && record.finishedAt < Date.now() - retentionSecs * 1000) {
       return undefined;

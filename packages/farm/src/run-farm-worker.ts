@@ -72,6 +72,9 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
   const executor = createAdapterExecutor(adapter, {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
+  // Sandbox workers start before the first job, not inside it, so the first job's lock is
+  // renewed on time.
+  await executor.pool.warmUp();
   const flags = new Redis({ ...connection });
   flags.on("error", () => {});
   const maxResultChars = Math.max(1000, options.maxResultChars ?? 24_000);

@@ -27,10 +27,12 @@ export async function startWorker(redisUrl: string, extra: string[] = []): Promi
       "maya",
       "--redis",
       redisUrl,
+      // Short enough that a killed worker's job is found within seconds, long enough that a
+      // loaded machine's late lock renewal is not taken for a dead worker.
       "--lock-duration-ms",
-      "2000",
+      "15000",
       "--stalled-interval-ms",
-      "1000",
+      "2000",
       ...extra,
     ],
     { cwd: packageDir, stdio: ["ignore", "ignore", "pipe"] },
