@@ -35,11 +35,6 @@ try {
   process.exit(1);
 }
 
-const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
-process.stderr.write(
-  `dcc reference server (${dccLabels(config.dcc)}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
-);
-
 let stopping = false;
 const stop = (signal: string): void => {
   if (stopping) {
@@ -58,6 +53,12 @@ const stop = (signal: string): void => {
 };
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
+// The ready line comes last: whoever reads it may signal this process at once.
+const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
+process.stderr.write(
+  `dcc reference server (${dccLabels(config.dcc)}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
+);
+
 void server.closed.then(() => {
   if (!stopping) process.exit(0);
 });

@@ -26,12 +26,13 @@ async function main(): Promise<void> {
   }
   const { dcc: _dcc, ...options } = parsed;
   const worker = await runFarmWorker({ ...options, adapter: create() });
-  process.stderr.write(`dcc-farm-worker: ready, pool ${worker.pool} (pid ${process.pid})\n`);
   const stop = (): void => {
     void worker.close().then(() => process.exit(0));
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  // Last: whoever reads the ready line may signal this process at once.
+  process.stderr.write(`dcc-farm-worker: ready, pool ${worker.pool} (pid ${process.pid})\n`);
 }
 
 main().catch((error: unknown) => {
