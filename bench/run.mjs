@@ -9,9 +9,12 @@
 // `context` is `{ root, log, rows, remainingMs }`: `rows` holds the rows earlier modules produced,
 // so a later module can fill in a figure nobody reported; `remainingMs` is what is left of the
 // time budget, so a module with a timed run can shorten it (and say so in its metric) to fit.
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+// Each module runs in a process of its own (`run-module.mjs`).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv.slice(2);
@@ -29,6 +32,28 @@ for (const group of ["packages", "apps", "tooling"]) {
   }
 }
 
+/** Runs one module in a child process (see run-module.mjs) and returns its rows. */
+function runInOwnProcess(file, context) {
+  const contextFile = join(mkdtempSync(join(tmpdir(), "dcc-bench-")), "context.json");
+  try {
+    writeFileSync(contextFile, JSON.stringify(context));
+    const result = spawnSync(
+      process.execPath,
+      ["--expose-gc", join(root, "bench", "run-module.mjs"), file, contextFile],
+      {
+        stdio: ["ignore", "inherit", "inherit"],
+        timeout: Math.round(Math.max(30_000, context.remainingMs + 60_000)),
+      },
+    );
+    if (result.status !== 0) {
+      throw new Error(result.error?.message ?? `exited with ${result.status ?? result.signal}`);
+    }
+    return JSON.parse(readFileSync(contextFile, "utf8")).rows;
+  } finally {
+    rmSync(dirname(contextFile), { recursive: true, force: true });
+  }
+}
+
 const rows = [];
 const timings = {};
 for (const { name, file } of modules) {
@@ -40,10 +65,8 @@ for (const { name, file } of modules) {
   process.stderr.write(`bench: ${name}…\n`);
   const moduleStarted = performance.now();
   try {
-    const module = await import(pathToFileURL(file).href);
-    const produced = await module.run({
+    const produced = runInOwnProcess(file, {
       root,
-      log: (line) => process.stderr.write(`  ${line}\n`),
       rows: rows.map((row) => ({ ...row })),
       remainingMs: budgetMs - (performance.now() - started),
     });
