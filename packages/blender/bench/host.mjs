@@ -10,11 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBlenderAdapter } from "@dcc/blender";
 import { createAdapterExecutor } from "@dcc/executor";
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-};
+import { median } from "../../../bench/support.mjs";
 
 async function started(dataDir) {
   const adapter = createBlenderAdapter({ dataDir });

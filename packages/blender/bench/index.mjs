@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBlenderCatalog } from "@dcc/blender";
 import MiniSearch from "minisearch";
+import { commandTokenize, median, recall } from "../../../bench/support.mjs";
 import { runHostBench } from "./host.mjs";
 
 const queryFile = join(import.meta.dirname, "..", "test", "fixtures", "agent-queries.json");
@@ -14,15 +15,10 @@ const queryRounds = 20;
 // MiniSearch's fuzzy queries take milliseconds; fewer rounds keep the run short.
 const miniQueryRounds = 3;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-};
-
 // MiniSearch as one would configure it for command search: name boosted, label and description
 // (with the catalog's used-for notes) searched too, prefix and fuzzy matching on, names split at
 // dots and underscores. It has no synonyms and does not see the signatures.
-const tokenize = (text) => text.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+const tokenize = commandTokenize;
 function buildMiniSearch(records) {
   const index = new MiniSearch({
     fields: ["name", "label", "description"],
@@ -38,14 +34,6 @@ function buildOurs() {
   const catalog = createBlenderCatalog();
   catalog.search("sphere"); // the index is built on the first search
   return catalog;
-}
-
-function recall(search, cases, k) {
-  let found = 0;
-  for (const { query, expected } of cases) {
-    if (search(query, k).some((name) => expected.includes(name))) found++;
-  }
-  return found / cases.length;
 }
 
 /** Runs the Blender catalog benchmark and returns its rows. */

@@ -16,13 +16,17 @@ const pythonDir = fileURLToPath(new URL("../python", import.meta.url));
 const linkPythonDir = fileURLToPath(new URL("../../link/python", import.meta.url));
 
 // The host's plain-Python unit tests (paths, policy: no bpy) run once while this file is
-// collected; each becomes a vitest test.
+// collected, through the link's JSON reporter; each becomes a vitest test.
 const records = JSON.parse(
-  execFileSync("python3", ["-S", join(pythonDir, "tests", "report.py")], {
-    encoding: "utf8",
-    timeout: 60_000,
-    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-  }),
+  execFileSync(
+    "python3",
+    ["-S", join(linkPythonDir, "tests", "report.py"), join(pythonDir, "tests")],
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    },
+  ),
 ) as PythonTestRecord[];
 
 describe("python unit tests", () => {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DccApiCatalog } from "@dcc/catalog";
 import MiniSearch from "minisearch";
+import { commandTokenize, median, recall } from "../../../bench/support.mjs";
 import { loadMayaRecords, mayaDataPath } from "../test/fixtures/maya-records.mjs";
 
 const fixtures = join(import.meta.dirname, "..", "test", "fixtures");
@@ -15,14 +16,9 @@ const queryRounds = 30;
 // MiniSearch's fuzzy queries take milliseconds; fewer rounds keep the run short.
 const miniQueryRounds = 4;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-};
-
 // MiniSearch as one would configure it for command search: name boosted, prefix and fuzzy
 // matching on, and camelCase split like ours so it can see "sphere" in polySphere.
-const tokenize = (text) => text.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+const tokenize = commandTokenize;
 function buildMiniSearch(records) {
   const index = new MiniSearch({
     fields: ["name", "signature"],
@@ -54,14 +50,6 @@ function loadCutRecords(root) {
       flags,
     };
   });
-}
-
-function recall(search, cases, k) {
-  let found = 0;
-  for (const { query, expected } of cases) {
-    if (search(query, k).some((name) => expected.includes(name))) found++;
-  }
-  return found / cases.length;
 }
 
 /** Runs the catalog benchmark and returns its rows. */

@@ -5,11 +5,7 @@
 import { execFile } from "node:child_process";
 import vm from "node:vm";
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
+import { median } from "../../../bench/support.mjs";
 
 async function timeEach(count, fn) {
   const times = [];

@@ -5,14 +5,10 @@
 // catalog without descriptions (signatures, flags and synonyms only), measured in the same run.
 // The query sets are TypeScript fixtures, read through tsx (data only; the catalog is the build).
 import { tsImport } from "tsx/esm/api";
+import { median } from "../../../bench/support.mjs";
 
 const builds = 7;
 const queryRounds = 10;
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-};
 
 function recall(catalog, cases, k) {
   let found = 0;

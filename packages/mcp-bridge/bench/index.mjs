@@ -7,11 +7,8 @@
 // dcc_execute sent the moment the client aborts a spinning script, beside the same calls at rest.
 import { createServer } from "node:http";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { median } from "../../../bench/support.mjs";
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 /** Milliseconds on a clock both threads share. */
 const now = () => performance.timeOrigin + performance.now();
 

@@ -47,7 +47,8 @@ class Collect(unittest.TestResult):
 
 
 if __name__ == "__main__":
-    here = os.path.dirname(os.path.abspath(__file__))
+    # The folder to discover in: this one by default, or another package's tests folder.
+    here = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     suite = unittest.defaultTestLoader.discover(here, top_level_dir=here)
     result = Collect()
     suite.run(result)
