@@ -142,13 +142,18 @@ export class BlenderHost implements BlenderConnection {
       this.#giveUp(`Blender exited ${this.#crashes.length} times within a minute`, 0);
       return;
     }
+    this.#relaunch(0);
+  }
+
+  /** Ends what is left of the last Blender and starts a new one; on failure, retries later. */
+  #relaunch(attempt: number): void {
     this.#reviving = (async () => {
       await this.#process.terminate();
       await this.#launch();
     })()
       .then(
         () => this.#ready(),
-        (error: unknown) => this.#giveUp(`Blender did not restart: ${text(error)}`, 0),
+        (error: unknown) => this.#giveUp(`Blender did not restart: ${text(error)}`, attempt),
       )
       .finally(() => {
         this.#reviving = undefined;
@@ -165,15 +170,7 @@ export class BlenderHost implements BlenderConnection {
     });
     clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => {
-      if (this.#closed) return;
-      this.#reviving = this.#launch()
-        .then(
-          () => this.#ready(),
-          (error: unknown) => this.#giveUp(`Blender did not restart: ${text(error)}`, attempt + 1),
-        )
-        .finally(() => {
-          this.#reviving = undefined;
-        });
+      if (!this.#closed) this.#relaunch(attempt + 1);
     }, delay);
     this.#retryTimer.unref();
   }
