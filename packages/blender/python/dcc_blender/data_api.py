@@ -1,207 +1,31 @@
 """The data commands: ``data.get``, ``data.set``, ``data.list``, ``data.call``, ``data.describe``
-(see ``src/data/data-commands.json``). Paths are parsed by ``paths`` and walked through RNA
-only: properties and functions listed by ``bl_rna``, collection items by name or index."""
+(see ``src/data/data-commands.json``), on the paths ``rna_walk`` resolves."""
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass
 from typing import Any, List, Optional
 
 import bpy
 from dcc_link import HandlerError
 
 from . import policy as policy_module
-from .paths import DataPath, PathSyntaxError, Step, format_path, parse_path
-from .values import from_json, ref, to_json
-
-INVALID_PATH = "INVALID_PATH"
-NOT_FOUND = "NOT_FOUND"
-READ_ONLY = "READ_ONLY"
-INVALID_VALUE = "INVALID_VALUE"
-
-# The context members a path may start with (context.<member>): what scripts commonly read.
-CONTEXT_MEMBERS = frozenset(
-    """active_object object edit_object selected_objects selected_editable_objects
-    visible_objects selectable_objects objects_in_mode scene view_layer mode collection
-    layer_collection active_material material world active_bone active_pose_bone selected_bones
-    selected_editable_bones selected_pose_bones tool_settings""".split()
+from .paths import PathSyntaxError, Step, format_path, parse_path
+from .rna_walk import (
+    INVALID_PATH,
+    INVALID_VALUE,
+    NOT_FOUND,
+    READ_ONLY,
+    STRUCT_METHODS,
+    _attr,
+    _close,
+    _index,
+    _members,
+    _parse,
+    _rna_of,
+    resolve_text,
+    walk,
 )
-# Structs nobody reaches through the data API (key maps, clipboard, window handlers).
-# Methods every bpy_struct has that are not RNA functions, and data.call may call.
-STRUCT_METHODS = ("keyframe_insert", "keyframe_delete", "driver_add", "driver_remove")
-REFUSED_TYPES = ("WindowManager", "Preferences", "KeyConfigurations", "Window")
-
-
-@dataclass
-class Resolved:
-    """A walked path: the value, the struct or collection it was read from, and the RNA
-    property (or function) definition of its last attribute step."""
-
-    value: Any
-    parent: Any
-    step: Optional[Step]
-    prop: Any
-    text: str
-
-
-def _close(name: str, names) -> str:
-    names = [n for n in names if isinstance(n, str)]
-    close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
-    if close:
-        return "; close: " + ", ".join(close)
-    if names:
-        shown = ", ".join(sorted(names)[:12])
-        more = "" if len(names) <= 12 else f", ... ({len(names)} in all)"
-        return f"; available: {shown}{more}"
-    return ""
-
-
-def _parse(text: Any) -> DataPath:
-    if not isinstance(text, str) or not text:
-        raise HandlerError(INVALID_PATH, f"a path must be a non-empty string, not {text!r}")
-    try:
-        return parse_path(text)
-    except PathSyntaxError as error:
-        raise HandlerError(INVALID_PATH, error.message, {"position": error.position}) from None
-
-
-def _rna_of(value):
-    try:
-        return value.bl_rna
-    except AttributeError:
-        return None
-
-
-def _members(rna):
-    if rna is None:
-        return {}, {}
-    return rna.properties, rna.functions
-
-
-def _guard_type(value, text: str, policy) -> None:
-    rna = _rna_of(value) if isinstance(value, (bpy.types.bpy_struct,)) else None
-    if rna is not None and rna.identifier in REFUSED_TYPES:
-        rule = policy_module.WINDOW_MANAGER_RULE
-        if not policy.lifted(rule):
-            raise HandlerError(
-                "POLICY",
-                f"{text} is refused by the host's policy (rule {rule!r}: {rna.identifier} holds "
-                f"key maps, the clipboard and window handlers)",
-                {"rule": rule},
-            )
-
-
-def _attr(cur, name: str, so_far: str, allow_function: bool):
-    """(value, definition) of ``cur.name`` where ``name`` is an RNA property or function."""
-    rna = _rna_of(cur)
-    props, functions = _members(rna)
-    prop = props.get(name) if props else None
-    if prop is not None:
-        try:
-            return getattr(cur, name), prop
-        except AttributeError as error:
-            raise HandlerError(NOT_FOUND, f"{so_far}.{name}: {error}") from None
-    function = functions.get(name) if functions else None
-    if function is not None:
-        if not allow_function:
-            raise HandlerError(
-                INVALID_VALUE, f"{so_far}.{name} is a function: call it with data.call"
-            )
-        return getattr(cur, name), function
-    kind = rna.identifier if rna is not None else type(cur).__name__
-    names = [p.identifier for p in props] + [f.identifier for f in functions] if rna else []
-    raise HandlerError(
-        NOT_FOUND, f"{so_far} ({kind}) has no property or function {name!r}{_close(name, names)}"
-    )
-
-
-def _key(cur, key: str, so_far: str):
-    if isinstance(cur, bpy.types.bpy_prop_collection):
-        item = cur.get(key)
-        if item is None:
-            raise HandlerError(
-                NOT_FOUND, f"{so_far} has no item named {key!r}{_close(key, cur.keys())}"
-            )
-        return item
-    if isinstance(cur, bpy.types.bpy_struct):
-        try:
-            keys = list(cur.keys())
-        except TypeError:
-            keys = None
-        if keys is None:
-            raise HandlerError(NOT_FOUND, f"{so_far} has no custom properties")
-        if key not in keys:
-            raise HandlerError(
-                NOT_FOUND, f"{so_far} has no custom property {key!r}{_close(key, keys)}"
-            )
-        return cur[key]
-    raise HandlerError(NOT_FOUND, f"{so_far} is not a collection: it has no item {key!r}")
-
-
-def _index(cur, index: int, so_far: str):
-    try:
-        length = len(cur)
-    except TypeError:
-        raise HandlerError(NOT_FOUND, f"{so_far} is not a collection or array") from None
-    if isinstance(cur, (str, bytes)):
-        raise HandlerError(NOT_FOUND, f"{so_far} is a string, not a collection or array")
-    if not -length <= index < length:
-        raise HandlerError(NOT_FOUND, f"{so_far}[{index}] is out of range: it has {length} items")
-    return cur[index]
-
-
-def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional[int] = None) -> Resolved:
-    """Walks ``path`` (its first ``upto`` steps) from bpy.data or bpy.context."""
-    steps = path.steps if upto is None else path.steps[:upto]
-    if path.root == "context":
-        first = steps[0].value
-        if first not in CONTEXT_MEMBERS:
-            raise HandlerError(
-                NOT_FOUND,
-                f"context.{first} is not available; context members: {', '.join(sorted(CONTEXT_MEMBERS))}",
-            )
-        cur, prop, parent = getattr(bpy.context, first, None), None, bpy.context
-    else:
-        first = steps[0].value
-        data_props = bpy.data.bl_rna.properties
-        if first not in data_props.keys():
-            names = [p.identifier for p in data_props if p.type == "COLLECTION"]
-            raise HandlerError(
-                NOT_FOUND, f"bpy.data has no collection {first!r}{_close(first, names)}"
-            )
-        if first == "window_managers" and not policy.lifted(policy_module.WINDOW_MANAGER_RULE):
-            rule = policy_module.WINDOW_MANAGER_RULE
-            raise HandlerError(
-                "POLICY",
-                f"window_managers is refused by the host's policy (rule {rule!r}: it holds key "
-                f"maps, the clipboard and window handlers)",
-                {"rule": rule},
-            )
-        cur, prop, parent = getattr(bpy.data, first), data_props[first], bpy.data
-    done = [steps[0]]
-    last = steps[0]
-    for index, step in enumerate(steps[1:], start=1):
-        so_far = format_path(path.root, done)
-        if cur is None:
-            raise HandlerError(NOT_FOUND, f"{so_far} is None: it has no {step.text().lstrip('.')}")
-        parent = cur
-        is_last = index == len(steps) - 1
-        if step.kind == "attr":
-            cur, prop = _attr(cur, step.value, so_far, allow_function and is_last)
-        elif step.kind == "key":
-            cur, prop = _key(cur, step.value, so_far), None
-        else:
-            cur, prop = _index(cur, step.value, so_far), prop
-        done.append(step)
-        last = step
-        _guard_type(cur, format_path(path.root, done), policy)
-    return Resolved(cur, parent, last, prop, format_path(path.root, done))
-
-
-def resolve_text(text: str, policy) -> Any:
-    """The value at a path (for ``{"$path": ...}`` arguments)."""
-    return walk(_parse(text), policy).value
+from .values import from_json, to_json
 
 
 def _depth(options) -> int:

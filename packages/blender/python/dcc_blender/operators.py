@@ -11,7 +11,8 @@ from _bpy import ops as _ops
 from dcc_link import HandlerError
 
 from . import policy as policy_module
-from .data_api import _blend_dir, _close
+from .data_api import _blend_dir
+from .rna_walk import _close
 from .values import ref
 
 INVALID_ARGS = "INVALID_ARGS"
