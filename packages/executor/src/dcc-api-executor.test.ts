@@ -227,6 +227,16 @@ describe("DccApiExecutor.execute: input and limits", () => {
     expect(result.error).toContain(`${2 * 1024 * 1024 + 2} characters`);
   });
 
+  it("answers a command right whether its host answers at once or later", async () => {
+    const result = await executor.execute(
+      'const seen = []; for (let i = 0; i < 50; i++) seen.push(dispatch("sometimes-later", i)); return seen',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: Array.from({ length: 50 }, (_, i) => i),
+    });
+  });
+
   it("limits the number of dispatch calls", async () => {
     const small = new DccApiExecutor("maya", {
       dispatcher,

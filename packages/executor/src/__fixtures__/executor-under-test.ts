@@ -39,6 +39,14 @@ export const registry = new ToolRegistry().registerAll([
     },
   },
   { name: "echo", handler: (args) => args },
+  {
+    // Answers an odd number after a macrotask (like a reply over a socket), an even one at once.
+    name: "sometimes-later",
+    handler: (args) =>
+      typeof args === "number" && args % 2 === 1
+        ? new Promise((resolve) => setImmediate(() => resolve(args)))
+        : args,
+  },
   { name: "record", handler: (args) => void events.push(String(args)) },
   {
     name: "fail",

@@ -12,8 +12,13 @@ export const WAKE_SLOT = 2;
  * answer did not fit and went to the reply port instead. Stored before {@link ANSWER_SLOT}.
  */
 export const REPLY_LENGTH_SLOT = 3;
+/**
+ * Sequence number of the dispatch call whose host command went asynchronous: its answer waits on
+ * I/O (a link to a DCC process), so the worker stops watching for it and sleeps at once.
+ */
+export const PENDING_SLOT = 4;
 /** Number of Int32 slots. */
-export const CONTROL_SLOTS = 4;
+export const CONTROL_SLOTS = 5;
 /**
  * Capacity of the shared reply text buffer, in UTF-16 code units. Most answers are small, and
  * copying them through shared memory saves a message on the reply port per call.

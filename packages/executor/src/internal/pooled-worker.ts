@@ -8,6 +8,7 @@ import {
   CANCEL_SLOT,
   newControlBlock,
   newReplyText,
+  PENDING_SLOT,
   REPLY_LENGTH_SLOT,
   WAKE_SLOT,
   writeReplyText,
@@ -153,7 +154,10 @@ export class PooledWorker {
         };
         const reply = active.hooks.onCall(message.name, message.args);
         if (typeof reply === "string") answer(reply);
-        else void reply.then(answer);
+        else {
+          Atomics.store(this.#control, PENDING_SLOT, seq);
+          void reply.then(answer);
+        }
         return;
       }
       case "log":

@@ -12,6 +12,7 @@ import type { ExecuteProgress } from "../execute-options.ts";
 import {
   ANSWER_SLOT,
   CANCEL_SLOT,
+  PENDING_SLOT,
   REPLY_LENGTH_SLOT,
   readReplyText,
   WAKE_SLOT,
@@ -46,6 +47,8 @@ const replyPort = data.replyPort;
 const wasmMemory = newWasmMemory(data.wasmPages);
 const module = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant(), { wasmMemory }));
 let callSeq = 0;
+// Commands whose host went asynchronous (see PENDING_SLOT): their next calls skip the watch.
+const slowCommands = new Set<string>();
 // The next run's runtime and context, made while idle (runtime creation is most of a run's cost).
 let prepared: PreparedSandbox | undefined;
 let preparing: NodeJS.Immediate | undefined;
@@ -129,9 +132,15 @@ function run(message: RunMessage): void {
         const seq = ++callSeq;
         post({ type: "call", id, seq, name, args });
         // A fast host answers within tens of µs: watching for it briefly saves the sleep and
-        // wake-up of Atomics.wait. Bounded, and cancel is still seen by the loop below.
-        const spinUntil = performance.now() + spinMs;
-        while (Atomics.load(control, ANSWER_SLOT) !== seq && performance.now() < spinUntil) {}
+        // wake-up of Atomics.wait. A host that went asynchronous says so, and the watch ends at
+        // once: spinning then only takes a core from the host on a small machine. Bounded, and
+        // cancel is still seen by the loop below.
+        const spinUntil = slowCommands.has(name) ? 0 : performance.now() + spinMs;
+        while (
+          Atomics.load(control, ANSWER_SLOT) !== seq &&
+          Atomics.load(control, PENDING_SLOT) !== seq &&
+          performance.now() < spinUntil
+        ) {}
         for (;;) {
           const wake = Atomics.load(control, WAKE_SLOT);
           if (Atomics.load(control, ANSWER_SLOT) === seq) break;
@@ -139,6 +148,7 @@ function run(message: RunMessage): void {
           const slice = Math.max(1, Math.min(deadline - Date.now(), waitSliceMs));
           Atomics.wait(control, WAKE_SLOT, wake, slice);
         }
+        if (Atomics.load(control, PENDING_SLOT) === seq) slowCommands.add(name);
         // The main thread writes the answer (or posts it) before it stores ANSWER_SLOT.
         const length = Atomics.load(control, REPLY_LENGTH_SLOT);
         if (length >= 0) {
