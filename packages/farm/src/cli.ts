@@ -1,11 +1,24 @@
 #!/usr/bin/env node
 // dcc-farm-worker: one DCC, one job at a time, from a pool of the farm's queue.
+import { createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
 import { createMayaAdapter } from "@dcc/maya";
+import { FarmError } from "./farm-error.ts";
 import { parseWorkerArguments, workerUsage } from "./internal/worker-arguments.ts";
 import { runFarmWorker } from "./run-farm-worker.ts";
 
-const adapters: Record<string, () => DccAdapter> = { maya: () => createMayaAdapter() };
+const adapters: Record<string, (dataDir: string | undefined) => DccAdapter> = {
+  maya: (dataDir) => createMayaAdapter(dataDir === undefined ? {} : { dataDir }),
+  blender: (dataDir) => {
+    if (dataDir === undefined) {
+      throw new FarmError({
+        code: "INVALID_CONFIG",
+        message: "--dcc blender needs --data-dir, the folder its .blend files and renders stay in",
+      });
+    }
+    return createBlenderAdapter({ dataDir });
+  },
+};
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseWorkerArguments>;
@@ -24,8 +37,25 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const { dcc: _dcc, ...options } = parsed;
-  const worker = await runFarmWorker({ ...options, adapter: create() });
+  const { dcc: _dcc, dataDir, ...options } = parsed;
+  let adapter: DccAdapter;
+  try {
+    adapter = create(dataDir);
+  } catch (error) {
+    process.stderr.write(`dcc-farm-worker: ${(error as Error).message}\n${workerUsage}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const worker = await runFarmWorker({
+    ...options,
+    adapter,
+    onHostStatus: (status) =>
+      process.stderr.write(
+        status.state === "ready"
+          ? "dcc-farm-worker: host ready; taking jobs\n"
+          : `dcc-farm-worker: host unavailable (${status.reason}); taking no jobs until it is back\n`,
+      ),
+  });
   const stop = (): void => {
     void worker.close().then(() => process.exit(0));
   };

@@ -1,3 +1,4 @@
+import { ScriptStore } from "@dcc/executor";
 import type {
   JobQueue,
   JobQueueCancelOptions,
@@ -32,6 +33,12 @@ export interface FarmJobQueueOptions {
   retentionSecs?: number;
   /** Longest wait for one Redis round trip before `REDIS_UNAVAILABLE`, in ms. Default 5000. */
   commandTimeoutMs?: number;
+  /**
+   * The server's materialized scripts: the same store (or root) as its executor's `scripts`. A
+   * `file_path` job is read from it, verified (confinement, expiry, `sha256`) and sent with its
+   * content and hash, so workers need no shared folder. Without it, `file_path` jobs are refused.
+   */
+  scripts?: ScriptStore | string;
 }
 
 /** A {@link JobQueue} on BullMQ; close it after the servers that use it. */
@@ -73,6 +80,10 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
   const where = describeRedis(options.redis);
   const ms = Math.max(100, options.commandTimeoutMs ?? 5000);
   const retentionSecs = Math.max(1, Math.floor(options.retentionSecs ?? 3600));
+  const scripts =
+    typeof options.scripts === "string"
+      ? new ScriptStore({ root: options.scripts })
+      : options.scripts;
   const byPool = new Map<string, PoolQueue>();
   let flags: Redis | undefined;
   let closed = false;
@@ -152,20 +163,40 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
           new FarmError({ code: "INVALID_CONFIG", message: "Job ids are UUIDs" }),
         );
       }
-      const { jobId, ...data } = submission;
-      return bounded(
-        async () => {
-          const job = await open(pool).queue.add("script", data, {
-            jobId,
-            attempts: 1,
-            removeOnComplete: { age: retentionSecs },
-            removeOnFail: { age: retentionSecs },
-          });
-          return toJobRecord(job, "waiting", false);
-        },
-        ms,
-        where,
-      );
+      const { jobId, ...fields } = submission;
+      return (async () => {
+        const data: FarmJobData = { ...fields };
+        if (submission.filePath !== undefined) {
+          if (scripts === undefined) {
+            throw new FarmError({
+              code: "INVALID_CONFIG",
+              message:
+                "This server's farm queue has no scripts store, so it cannot send file_path jobs",
+            });
+          }
+          // Script errors (not found, outside the root, expired, hash mismatch) reach the client
+          // as invalid input.
+          const script = await scripts.resolve(
+            submission.filePath,
+            submission.sha256 === undefined ? {} : { sha256: submission.sha256 },
+          );
+          data.filePath = script.filePath;
+          data.script = { content: script.code, sha256: script.sha256 };
+        }
+        return bounded(
+          async () => {
+            const job = await open(pool).queue.add("script", data, {
+              jobId,
+              attempts: 1,
+              removeOnComplete: { age: retentionSecs },
+              removeOnFail: { age: retentionSecs },
+            });
+            return toJobRecord(job, "waiting", false);
+          },
+          ms,
+          where,
+        );
+      })();
     },
     get(jobId: string): Promise<JobRecord | undefined> {
       return bounded(() => read(jobId), ms, where);

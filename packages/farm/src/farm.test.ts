@@ -1,4 +1,7 @@
 // End to end: real redis-server, real worker processes, real MCP servers over HTTP.
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FarmServer, pollUntil, startFarmServer } from "./__fixtures__/mcp-client.ts";
@@ -122,6 +125,74 @@ describe.skipIf(!run)(title, { timeout: 300_000 }, () => {
     const result = await server.execute({ job_id: jobId, job_action: "result" });
     expect(result).toMatchObject({ success: false, errorCode: "WORKER_LOST" });
     expect(String(result["message"])).toContain("stopped (killed or lost)");
+  });
+
+  it("runs a materialized script's job on a worker that shares no folder with the server", async () => {
+    const scriptsDir = mkdtempSync(join(tmpdir(), "dcc-farm-test-scripts-"));
+    try {
+      const server = await startFarmServer(redis.url, "maya", scriptsDir);
+      servers.push(server);
+      const stored = await server.execute({
+        code: "function main(count: number, prefix: string) {\n  const made = [];\n  for (let i = 0; i < count; i++) made.push(dispatch('polySphere', { name: prefix + i })[0]);\n  return made;\n}",
+      });
+      const output = stored["output"] as { filePath: string; sha256: string };
+      expect(output).toMatchObject({ materialized: true });
+      const started = await server.execute({
+        file_path: output.filePath,
+        sha256: output.sha256,
+        params: { count: 3, prefix: "farm" },
+        async: true,
+      });
+      expect(started).toMatchObject({ success: true, status: "pending" });
+      const jobId = started["job_id"] as string;
+      const done = await pollUntil(() => status(server, jobId), finished);
+      expect(done.job?.status).toBe("completed");
+      const result = await server.execute({ job_id: jobId, job_action: "result" });
+      expect(result).toMatchObject({
+        success: true,
+        output: ["farm0", "farm1", "farm2"],
+        context: { materialized_script: { filePath: output.filePath, sha256: output.sha256 } },
+      });
+      // The worker kept the script only while the job ran.
+      const pid = workers[0]?.child.pid;
+      expect(
+        readdirSync(tmpdir()).filter((name) => name.startsWith(`dcc-farm-scripts-${pid}-`)),
+      ).toEqual([]);
+
+      // The worker validates params against the schema of the body it received.
+      const bad = await server.execute({
+        file_path: output.filePath,
+        params: { count: "three", prefix: "farm" },
+        async: true,
+      });
+      const badDone = await pollUntil(() => status(server, bad["job_id"] as string), finished);
+      expect(badDone.job?.status).toBe("failed");
+      const badResult = await server.execute({
+        job_id: bad["job_id"] as string,
+        job_action: "result",
+      });
+      expect(badResult).toMatchObject({ success: false, errorCode: "INVALID_INPUT" });
+      expect(String(badResult["error"])).toContain("count");
+
+      // A wrong hash or a missing file is refused at submission, before anything is queued.
+      expect(
+        await server.execute({
+          file_path: output.filePath,
+          sha256: "0".repeat(64),
+          params: { count: 1, prefix: "x" },
+          async: true,
+        }),
+      ).toMatchObject({ success: false, errorCode: "INVALID_INPUT", completion: "not_started" });
+      expect(
+        await server.execute({ file_path: "maya/none.ts", params: {}, async: true }),
+      ).toMatchObject({
+        success: false,
+        errorCode: "INVALID_INPUT",
+        error: expect.stringContaining("not found"),
+      });
+    } finally {
+      rmSync(scriptsDir, { recursive: true, force: true });
+    }
   });
 
   it("answers JOB_QUEUE_UNAVAILABLE when Redis is unreachable, and search keeps working", async () => {

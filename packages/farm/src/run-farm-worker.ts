@@ -1,5 +1,15 @@
-import { createAdapterExecutor, type DccAdapter, type ExecutorLimits } from "@dcc/executor";
-import { type ConnectionOptions, type Job, QueueEvents, Worker } from "bullmq";
+import { randomUUID } from "node:crypto";
+import { readdir, rm } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createAdapterExecutor,
+  type DccAdapter,
+  type DccHostStatus,
+  type ExecutorLimits,
+  ScriptStore,
+} from "@dcc/executor";
+import { type ConnectionOptions, type Job, QueueEvents, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { FarmError } from "./farm-error.ts";
 import type { FarmRedisOptions } from "./farm-redis-options.ts";
@@ -37,6 +47,12 @@ export interface FarmWorkerOptions {
   maxLogLines?: number;
   /** How long the adapter's `start` may take, in ms. Default 60 000. */
   startTimeoutMs?: number;
+  /**
+   * Hears the adapter's host status. While the host is unavailable (a DCC restarting after a
+   * crash, or given up on after a crash loop) the worker takes no new jobs, so the pool's other
+   * workers get them; it takes jobs again once the host is ready.
+   */
+  onHostStatus?: (status: DccHostStatus) => void;
 }
 
 /** A running worker. */
@@ -64,13 +80,36 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
   const name = queueName(options.pool);
   const adapter = options.adapter;
   const controller = new AbortController();
+  let hostDown = false;
+  let worker: Worker<FarmJobData, Envelope> | undefined;
+  let closing: Promise<void> | undefined;
+  const applyHostStatus = (): void => {
+    if (worker === undefined || closing !== undefined) return;
+    // Without waiting for the job that is running: it ends on its own (HOST_GONE, or its answer).
+    if (hostDown) void worker.pause(true).catch(() => {});
+    else if (worker.isPaused()) void worker.resume().catch(() => {});
+  };
+  const reportHost = (status: DccHostStatus): void => {
+    hostDown = status.state === "unavailable";
+    applyHostStatus();
+    options.onHostStatus?.(status);
+  };
   await withTimeout(
-    Promise.resolve(adapter.start?.({ signal: controller.signal, reportHost: () => {} })),
+    Promise.resolve(adapter.start?.({ signal: controller.signal, reportHost })),
     options.startTimeoutMs ?? 60_000,
     () => controller.abort(),
   );
-  const executor = createAdapterExecutor(adapter, {
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  const limits = options.limits === undefined ? {} : { limits: options.limits };
+  const executor = createAdapterExecutor(adapter, limits);
+  // Materialized scripts' jobs bring their content; this worker writes it to a folder of its own
+  // that exists only while such a job runs. A folder left by a killed worker is swept at start.
+  await sweepScriptFolders();
+  const scriptsRoot = join(tmpdir(), `${scriptFolderPrefix}${process.pid}-${randomUUID()}`);
+  const scripts = new ScriptStore({ root: scriptsRoot });
+  const scriptExecutor = createAdapterExecutor(adapter, {
+    ...limits,
+    scripts,
+    pool: executor.pool,
   });
   // Sandbox workers start before the first job, not inside it, so the first job's lock is
   // renewed on time.
@@ -79,19 +118,30 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
   flags.on("error", () => {});
   const maxResultChars = Math.max(1000, options.maxResultChars ?? 24_000);
   const maxLogLines = Math.max(0, options.maxLogLines ?? 200);
-  const worker = new Worker<FarmJobData, Envelope>(
+  worker = new Worker<FarmJobData, Envelope>(
     name,
-    (job: Job<FarmJobData, Envelope>, _token?: string, signal?: AbortSignal) =>
-      runFarmJob(job, {
+    async (job: Job<FarmJobData, Envelope>, token?: string, signal?: AbortSignal) => {
+      if (hostDown) {
+        // A worker paused while it was waiting for a job may still receive one: it goes back to
+        // the queue for a worker whose host is up (or for this one, once its host is back).
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      return runFarmJob(job, {
         executor,
+        scriptExecutor,
+        scripts,
         signal: signal ?? new AbortController().signal,
         cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
         maxResultChars,
         maxLogLines,
-      }),
+      }).finally(() => rm(scriptsRoot, { recursive: true, force: true }));
+    },
     {
       connection: bullConnection,
       prefix,
+      // Recorded on each job it takes (`processedBy`): which machine and process ran it.
+      name: `${hostname()}:${process.pid}`,
       concurrency: 1,
       autorun: false,
       lockDuration: options.lockDurationMs ?? 30_000,
@@ -111,16 +161,17 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
     }) as never,
   );
   await events.waitUntilReady();
-  void worker.run().catch(() => {});
-  await worker.waitUntilReady();
+  const running = worker;
+  void running.run().catch(() => {});
+  await running.waitUntilReady();
+  applyHostStatus();
 
-  let closing: Promise<void> | undefined;
   return {
     pool: options.pool,
     close(): Promise<void> {
       closing ??= (async () => {
-        worker.cancelAllJobs("Worker is shutting down");
-        await Promise.allSettled([worker.close(), events.close()]);
+        running.cancelAllJobs("Worker is shutting down");
+        await Promise.allSettled([running.close(), events.close()]);
         flags.disconnect();
         await Promise.allSettled([executor.close()]);
         await Promise.allSettled([Promise.resolve(adapter.close?.())]);
@@ -128,6 +179,31 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
       return closing;
     },
   };
+}
+
+const scriptFolderPrefix = "dcc-farm-scripts-";
+
+/** Removes the script folders of farm workers that are gone (killed before they could). */
+async function sweepScriptFolders(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      if (!name.startsWith(scriptFolderPrefix)) return;
+      const pid = Number(name.slice(scriptFolderPrefix.length).split("-")[0]);
+      if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) return;
+      await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => {});
+    }),
+  );
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function withTimeout(

@@ -16,17 +16,26 @@ export interface FarmServer {
   close(): Promise<void>;
 }
 
-/** Starts a server whose `maya` jobs go to `pool` on `redisUrl`. */
-export async function startFarmServer(redisUrl: string, pool = "maya"): Promise<FarmServer> {
+/**
+ * Starts a server whose `maya` jobs go to `pool` on `redisUrl`; with `scriptsDir`, it stores
+ * materialized scripts there and its queue sends them with file_path jobs.
+ */
+export async function startFarmServer(
+  redisUrl: string,
+  pool = "maya",
+  scriptsDir?: string,
+): Promise<FarmServer> {
   const queue = createFarmJobQueue({
     redis: { url: redisUrl },
     pools: { maya: pool },
     commandTimeoutMs: 3000,
+    ...(scriptsDir === undefined ? {} : { scripts: scriptsDir }),
   });
   const server = await createDccServer({
     adapters: [createMayaAdapter()],
     port: 0,
     jobQueue: queue,
+    ...(scriptsDir === undefined ? {} : { scriptsDir }),
   });
   const client = new Client({ name: "farm-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));

@@ -14,7 +14,10 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a Maya worker on `redisUrl` and waits (up to 240 s, a loaded machine) until ready. */
+/**
+ * Starts a worker on `redisUrl` (a Maya one unless `extra` names `--dcc`) and waits (up to 240 s,
+ * a loaded machine) until ready.
+ */
 export async function startWorker(redisUrl: string, extra: string[] = []): Promise<WorkerProcess> {
   const child = spawn(
     process.execPath,
@@ -23,8 +26,7 @@ export async function startWorker(redisUrl: string, extra: string[] = []): Promi
       "--import",
       "tsx",
       "src/cli.ts",
-      "--dcc",
-      "maya",
+      ...(extra.includes("--dcc") ? [] : ["--dcc", "maya"]),
       "--redis",
       redisUrl,
       // Short enough that a killed worker's job is found within seconds, long enough that a

@@ -5,7 +5,10 @@ export interface FarmJobData {
   dccName: string;
   parentJobId?: string;
   code?: string;
+  /** The server's path of a materialized script, for messages; workers never read it. */
   filePath?: string;
+  /** The materialized script itself, read and verified by the server at submission. */
+  script?: { content: string; sha256: string };
   params?: Record<string, unknown>;
   sha256?: string;
   timeoutSecs?: number;

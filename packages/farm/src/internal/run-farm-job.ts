@@ -1,6 +1,12 @@
 // One job on a worker: the cancel flag first (a cancel may come before any worker had the job),
 // then the script in the sandbox with BullMQ's abort signal, progress and log lines on the job.
-import type { DccApiExecutor } from "@dcc/executor";
+import { pathToFileURL } from "node:url";
+import {
+  type DccApiExecutor,
+  type ExecuteResult,
+  executeMessage,
+  type ScriptStore,
+} from "@dcc/executor";
 import type { Job } from "bullmq";
 import type { FarmJobData } from "./farm-keys.ts";
 
@@ -8,7 +14,12 @@ type Envelope = { success: boolean; message: string; [field: string]: unknown };
 
 /** What {@link runFarmJob} needs besides the job. */
 export interface FarmJobContext {
+  /** Runs code jobs. */
   executor: DccApiExecutor;
+  /** Runs materialized scripts' jobs from {@link FarmJobContext.scripts}. */
+  scriptExecutor: DccApiExecutor;
+  /** The worker's private store, where a job's script is written before it runs. */
+  scripts: ScriptStore;
   signal: AbortSignal;
   /** The cancel reason stored for this job, or null. */
   cancelFlag(): Promise<string | null>;
@@ -27,37 +38,104 @@ export async function runFarmJob(
   if (flagged !== null || signal.aborted) {
     return cancelled(dccName, flagged ?? String(signal.reason ?? "Job cancelled"));
   }
-  if (job.data.code === undefined) {
-    return {
-      success: false,
-      message: `Script parameters are invalid on ${dccName}.`,
-      error: "This farm worker runs code jobs; file_path jobs are not supported yet",
-      errorCode: "INVALID_INPUT",
-      completion: "not_started",
-    };
-  }
   let lines = 0;
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): void => {
     const tracked = work.catch(() => {}).finally(() => pending.delete(tracked));
     pending.add(tracked);
   };
-  const result = (await executor.execute(job.data.code, {
+  const options = {
     ...(job.data.timeoutSecs === undefined ? {} : { timeoutSecs: job.data.timeoutSecs }),
     signal,
-    onProgress: (progress) => track(job.updateProgress({ ...progress })),
-    onLog: (entry) => {
+    onProgress: (progress: Parameters<typeof job.updateProgress>[0] & object) =>
+      track(job.updateProgress({ ...progress })),
+    onLog: (entry: { level: string; message: string }) => {
       if (lines >= context.maxLogLines) return;
       lines += 1;
       track(job.log(`${entry.level}: ${entry.message}`));
     },
-  })) as unknown as Envelope;
+  };
+  const result = (await (job.data.script !== undefined
+    ? runScriptJob(job.data, context, options)
+    : job.data.code !== undefined
+      ? executor.execute(job.data.code, options)
+      : Promise.resolve(invalid(dccName, "The job has neither code nor a script")))) as Envelope;
   await Promise.allSettled([...pending]);
   if (!result.success && signal.aborted) {
     // A host command that noticed the abort first fails with its own error; it was still a cancel.
     return { ...result, message: `Script was cancelled on ${dccName}.`, errorCode: "CANCELLED" };
   }
   return fit(result, context.maxResultChars);
+}
+
+/**
+ * A materialized script's job: its content, checked against the hash the server read, is written
+ * to this worker's own store and its `main` called with the job's params, validated as on the
+ * server. The result names the server's path, the one the client knows.
+ */
+async function runScriptJob(
+  data: FarmJobData,
+  context: FarmJobContext,
+  options: Parameters<DccApiExecutor["executeParams"]>[1],
+): Promise<Envelope> {
+  const script = data.script as NonNullable<FarmJobData["script"]>;
+  let local: string;
+  try {
+    const written = await context.scripts.materialize(script.content, {
+      dccType: data.dccName,
+      sessionId: "farm",
+      reuse: true,
+    });
+    if (written.sha256 !== script.sha256) {
+      return invalid(data.dccName, `The job's script does not match its sha256 ${script.sha256}`);
+    }
+    local = written.filePath;
+  } catch (error) {
+    return invalid(data.dccName, error instanceof Error ? error.message : String(error));
+  }
+  const result = await context.scriptExecutor.executeParams(
+    {
+      filePath: local,
+      params: data.params ?? {},
+      sha256: script.sha256,
+      ...(data.timeoutSecs === undefined ? {} : { timeoutSecs: data.timeoutSecs }),
+    },
+    options,
+  );
+  return withServerPath(result, data.filePath ?? local) as unknown as Envelope;
+}
+
+function withServerPath(result: ExecuteResult, filePath: string): ExecuteResult {
+  if (!result.success) return result;
+  const described = result.context["materialized_script"];
+  if (typeof described !== "object" || described === null || Array.isArray(described)) {
+    return result;
+  }
+  const fileRef = described["fileRef"];
+  return {
+    ...result,
+    context: {
+      ...result.context,
+      materialized_script: {
+        ...described,
+        filePath,
+        path: filePath,
+        ...(typeof fileRef === "object" && fileRef !== null && !Array.isArray(fileRef)
+          ? { fileRef: { ...fileRef, uri: pathToFileURL(filePath).href } }
+          : {}),
+      },
+    },
+  };
+}
+
+function invalid(dccName: string, error: string): Envelope {
+  return {
+    success: false,
+    message: executeMessage(dccName, "INVALID_INPUT"),
+    error,
+    errorCode: "INVALID_INPUT",
+    completion: "not_started",
+  };
 }
 
 function cancelled(dccName: string, reason: string): Envelope {

@@ -7,6 +7,8 @@ import type { FarmRedisOptions } from "../farm-redis-options.ts";
 export interface WorkerArguments {
   dcc: string;
   pool: string;
+  /** The DCC's data folder (.blend files and renders for Blender). */
+  dataDir?: string;
   redis: FarmRedisOptions;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -14,9 +16,11 @@ export interface WorkerArguments {
 }
 
 /** The usage text. */
-export const workerUsage = `Usage: dcc-farm-worker --dcc maya [--pool maya] [--redis redis://127.0.0.1:6379]
-  [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000] [--stalled-interval-ms 30000]
-  [--max-stalled-count 0]
+export const workerUsage = `Usage: dcc-farm-worker --dcc maya|blender [--pool <dcc>] [--data-dir <folder>]
+  [--redis redis://127.0.0.1:6379] [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000]
+  [--stalled-interval-ms 30000] [--max-stalled-count 0]
+--dcc blender runs a headless Blender (blender on PATH or BLENDER_BIN) whose files stay inside
+--data-dir, which it needs.
 The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
 DCC_FARM_REDIS_PASSWORD (keep it off the command line).`;
 
@@ -35,6 +39,7 @@ export function parseWorkerArguments(
       options: {
         dcc: { type: "string" },
         pool: { type: "string" },
+        "data-dir": { type: "string" },
         redis: { type: "string" },
         "redis-tls": { type: "boolean" },
         prefix: { type: "string" },
@@ -66,9 +71,14 @@ export function parseWorkerArguments(
   const stalledIntervalMs = number("stalled-interval-ms");
   const maxStalledCount = number("max-stalled-count");
   const prefix = values["prefix"];
+  const dataDir = values["data-dir"];
+  if (dataDir === "") {
+    throw new FarmError({ code: "INVALID_CONFIG", message: "--data-dir must name a folder" });
+  }
   return {
     dcc,
     pool: (values["pool"] as string | undefined) ?? dcc,
+    ...(typeof dataDir === "string" ? { dataDir } : {}),
     redis: {
       ...(url === undefined ? {} : { url }),
       ...(password === undefined || password === "" ? {} : { password }),

@@ -16,7 +16,7 @@ import type { JobRecord } from "../job-store.ts";
 import { runInCallContext } from "./call-context.ts";
 import { CallNotifier, type SendNotification } from "./call-notifier.ts";
 import { jobView } from "./job-view.ts";
-import { queueUnavailable } from "./queue-unavailable.ts";
+import { submissionFailed } from "./queue-unavailable.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
 
@@ -129,7 +129,7 @@ async function submitToQueue(
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     });
   } catch (error) {
-    return queueUnavailable(dccName, error);
+    return submissionFailed(dccName, error);
   }
   return jobStarted(record, dccName, options.executeToolName);
 }

@@ -1,5 +1,6 @@
 // With a JobQueue configured, async calls and job actions go to it, and a queue that cannot be
 // reached fails only the job calls.
+import { ScriptNotFoundError } from "@dcc/executor";
 import { describe, expect, it } from "vitest";
 import { startHttpHarness } from "../__fixtures__/http-harness.ts";
 import type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "../job-queue.ts";
@@ -100,6 +101,31 @@ describe("dcc_execute with a job queue", () => {
         errorCode: "JOB_QUEUE_UNAVAILABLE",
       });
       expect(await call({ code: "return 2;" })).toMatchObject({ success: true, output: 2 });
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("answers INVALID_INPUT when the queue refuses a script it cannot read, not JOB_QUEUE_UNAVAILABLE", async () => {
+    const refusing: JobQueue = {
+      ...downQueue,
+      submit: (submission) =>
+        Promise.reject(new ScriptNotFoundError({ filePath: String(submission.filePath) })),
+    };
+    const harness = await startHttpHarness({ jobQueue: refusing });
+    try {
+      const client = await harness.connect();
+      const result = (await client.callTool({
+        name: "dcc_execute",
+        arguments: { file_path: "maya/gone.ts", params: {}, async: true },
+      })) as ToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({
+        success: false,
+        errorCode: "INVALID_INPUT",
+        error: "Script file not found: maya/gone.ts",
+        completion: "not_started",
+      });
     } finally {
       await harness.close();
     }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { parseWorkerArguments } from "./worker-arguments.ts";
+
+describe("parseWorkerArguments", () => {
+  it("takes the DCC, pool, data folder and Redis from flags, the password from the environment", () => {
+    expect(
+      parseWorkerArguments(
+        [
+          "--dcc",
+          "blender",
+          "--data-dir",
+          "/scenes",
+          "--redis",
+          "redis://farm:6379",
+          "--redis-tls",
+        ],
+        { DCC_FARM_REDIS_PASSWORD: "secret" },
+      ),
+    ).toEqual({
+      dcc: "blender",
+      pool: "blender",
+      dataDir: "/scenes",
+      redis: { url: "redis://farm:6379", password: "secret", tls: true },
+    });
+    expect(
+      parseWorkerArguments(["--dcc", "maya", "--pool", "lighting", "--lock-duration-ms", "5000"], {
+        DCC_FARM_REDIS_URL: "redis://queue:6380",
+      }),
+    ).toEqual({
+      dcc: "maya",
+      pool: "lighting",
+      redis: { url: "redis://queue:6380" },
+      lockDurationMs: 5000,
+    });
+  });
+
+  it("names what is wrong", () => {
+    expect(() => parseWorkerArguments([], {})).toThrow("--dcc is required");
+    expect(() => parseWorkerArguments(["--dcc", "maya", "--lock-duration-ms", "soon"], {})).toThrow(
+      "--lock-duration-ms must be a whole number",
+    );
+    expect(() => parseWorkerArguments(["--dcc", "maya", "--data-dir", ""], {})).toThrow(
+      "--data-dir must name a folder",
+    );
+    expect(() => parseWorkerArguments(["--dcc", "maya", "--colour", "red"], {})).toThrow(/colour/);
+  });
+});
