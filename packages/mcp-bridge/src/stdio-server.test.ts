@@ -1,15 +1,18 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  connectClient,
+  type Revision,
+  revisions,
+  type TestClient,
+  type ToolResult,
+} from "./__fixtures__/mcp-clients.ts";
 import { initializeBody } from "./__fixtures__/raw-http.ts";
-
-type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
 const entry = fileURLToPath(new URL("./__fixtures__/stdio-entry.ts", import.meta.url));
 const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-let client: Client | undefined;
+let client: TestClient | undefined;
 
 afterEach(async () => {
   await client?.close().catch(() => {});
@@ -30,21 +33,21 @@ async function exitWithin(
   return outcome;
 }
 
-async function spawnServer(): Promise<Client> {
-  const transport = new StdioClientTransport({
+async function spawnServer(revision: Revision): Promise<TestClient> {
+  // The entry is run from the package root so that tsx and the source condition resolve.
+  const connected = await connectClient(revision, {
+    kind: "stdio",
     command: process.execPath,
     args: ["--conditions=@dcc/source", "--import", "tsx", entry],
     cwd: packageRoot,
-    stderr: "pipe",
   });
-  client = new Client({ name: "stdio-test-client", version: "1.0.0" });
-  await client.connect(transport);
+  client = connected.client;
   return client;
 }
 
-describe("runStdioServer in a spawned process", () => {
+describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) => {
   it("serves both tools and runs scripts", async () => {
-    const connected = await spawnServer();
+    const connected = await spawnServer(revision);
     const { tools } = await connected.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
     const result = (await connected.callTool({
@@ -57,11 +60,10 @@ describe("runStdioServer in a spawned process", () => {
   }, 30_000);
 
   it("stops a cancelled script: no host command runs after the cancel", async () => {
-    const connected = await spawnServer();
+    const connected = await spawnServer(revision);
     const abort = new AbortController();
     const call = connected.callTool(
       { name: "dcc_execute", arguments: { code: "for (;;) { dispatch('tick', {}); }" } },
-      undefined,
       { signal: abort.signal },
     );
     const tickCount = async (): Promise<number> => {
@@ -87,7 +89,9 @@ describe("runStdioServer in a spawned process", () => {
     expect(await tickCount()).toBe(settle + 1);
     expect(settle).toBeGreaterThan(probe);
   }, 30_000);
+});
 
+describe("runStdioServer and its stdin", () => {
   it("cancels the call in flight when stdin closes, then exits", async () => {
     const child = spawn(process.execPath, ["--conditions=@dcc/source", "--import", "tsx", entry], {
       cwd: packageRoot,

@@ -2,6 +2,7 @@
 // reached fails only the job calls.
 import { describe, expect, it } from "vitest";
 import { startHttpHarness } from "../__fixtures__/http-harness.ts";
+import { revisions } from "../__fixtures__/mcp-clients.ts";
 import type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "../job-queue.ts";
 import type { JobRecord } from "../job-store.ts";
 
@@ -41,10 +42,10 @@ const downQueue: JobQueue = {
   cancel: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:1")),
 };
 
-describe("dcc_execute with a job queue", () => {
+describe.each(revisions)("dcc_execute with a job queue (%s)", (revision) => {
   it("submits async scripts under a server-owned id and answers job actions from the queue", async () => {
     const queue = new RecordingQueue();
-    const harness = await startHttpHarness({ jobQueue: queue });
+    const harness = await startHttpHarness({ jobQueue: queue }, { revision });
     try {
       const client = await harness.connect();
       const call = async (args: Record<string, unknown>, meta?: Record<string, unknown>) =>
@@ -85,7 +86,7 @@ describe("dcc_execute with a job queue", () => {
   });
 
   it("fails submit and status with JOB_QUEUE_UNAVAILABLE while other calls keep working", async () => {
-    const harness = await startHttpHarness({ jobQueue: downQueue });
+    const harness = await startHttpHarness({ jobQueue: downQueue }, { revision });
     try {
       const client = await harness.connect();
       const call = async (args: Record<string, unknown>) =>

@@ -1,13 +1,11 @@
 // Zod shapes of the two tools. Messages name the argument and the rule, because the SDK forwards
 // them verbatim to the agent ("Input validation error: Invalid arguments for tool …").
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
   CallToolResult,
-  ServerNotification,
-  ServerRequest,
+  McpServer,
+  ServerContext,
   ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { BridgeExecutorLimits, BridgeSearchLimits } from "../bridge-executor.ts";
 
@@ -128,7 +126,7 @@ export interface SearchArguments {
 }
 
 /** The SDK's per-request context as the tool handlers see it. */
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type ToolExtra = ServerContext;
 
 /** Display fields of one tool. */
 export interface ToolText {
@@ -148,7 +146,7 @@ export function registerSearchTool(
   const { name, ...config } = text;
   server.registerTool(
     name,
-    { ...config, inputSchema: searchInputShape(limits), outputSchema: envelopeShape },
+    { ...config, inputSchema: z.object(searchInputShape(limits)), outputSchema: envelopeShape },
     handler,
   );
 }
@@ -163,7 +161,7 @@ export function registerExecuteTool(
   const { name, ...config } = text;
   server.registerTool(
     name,
-    { ...config, inputSchema: executeInputShape(limits), outputSchema: envelopeShape },
+    { ...config, inputSchema: z.object(executeInputShape(limits)), outputSchema: envelopeShape },
     handler,
   );
 }
