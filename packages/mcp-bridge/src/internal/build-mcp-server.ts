@@ -56,7 +56,8 @@ export function buildMcpServer(
   const server = new McpServer(
     { name: options.name ?? "dcc-mcp", version: options.version ?? "0.1.0" },
     {
-      capabilities: { tools: {}, logging: {} },
+      // The tool list never changes while the server runs, so no list_changed is ever sent.
+      capabilities: { tools: { listChanged: false }, logging: {} },
       // The tool list is fixed for the server's life, so a 2026-07-28 client may cache it. It
       // stays private: behind a bearer token the list is one principal's.
       cacheHints: {
