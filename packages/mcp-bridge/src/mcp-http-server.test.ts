@@ -1,6 +1,6 @@
+import { type Revision, revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
-import { type Revision, revisions } from "./__fixtures__/mcp-clients.ts";
 import {
   initializeBody,
   jsonRpcHeaders,

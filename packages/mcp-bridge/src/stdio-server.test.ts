@@ -1,13 +1,13 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   connectClient,
   type Revision,
   revisions,
   type TestClient,
   type ToolResult,
-} from "./__fixtures__/mcp-clients.ts";
+} from "@dcc/mcp-test-clients";
+import { afterEach, describe, expect, it } from "vitest";
 import { initializeBody } from "./__fixtures__/raw-http.ts";
 
 const entry = fileURLToPath(new URL("./__fixtures__/stdio-entry.ts", import.meta.url));

@@ -1,11 +1,12 @@
 // Starts a real McpHttpServer on a free loopback port and connects real SDK clients to it: the
 // v1 client for 2025-11-25 or the v2 client for 2026-07-28 (the harness's `revision`).
+
+import { connectClient, type Revision, type TestClient } from "@dcc/mcp-test-clients";
 import {
   createMcpHttpServer,
   type McpHttpServer,
   type McpHttpServerOptions,
 } from "../mcp-http-server.ts";
-import { connectClient, type Revision, type TestClient } from "./mcp-clients.ts";
 import { createTestExecutor, type TestExecutor } from "./test-executor.ts";
 
 /** A running server with helpers. */

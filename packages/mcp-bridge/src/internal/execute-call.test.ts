@@ -1,6 +1,6 @@
+import { revisions, type ToolResult } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
-import { revisions, type ToolResult } from "../__fixtures__/mcp-clients.ts";
 import { initializeBody, jsonRpcHeaders, rawRequest } from "../__fixtures__/raw-http.ts";
 
 let harness: HttpHarness | undefined;
@@ -69,7 +69,8 @@ describe.each(revisions)("dcc_execute cancellation (%s)", (revision) => {
     abort.abort();
     await expect(call).rejects.toThrow();
     expect(await harness.test.idle()).toBe(true);
-    expect(journal.blockSawCancel).toBe(true);
+    // The host command notices within its next poll; the script may have answered already.
+    expect(await waitUntil(() => journal.blockSawCancel)).toBe(true);
     expect(journal.calls).not.toContain("tick");
   });
 });
@@ -229,7 +230,8 @@ describe("dcc_execute on a 2025-11-25 session", () => {
     expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
     await client.terminateSession();
     expect(await harness.test.idle()).toBe(true);
-    expect(journal.blockSawCancel).toBe(true);
+    // The host command notices within its next poll; the script may have answered already.
+    expect(await waitUntil(() => journal.blockSawCancel)).toBe(true);
     expect(harness.server.sessionCount).toBe(0);
   });
 });

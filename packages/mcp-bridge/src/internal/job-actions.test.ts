@@ -1,6 +1,6 @@
+import { revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
-import { revisions } from "../__fixtures__/mcp-clients.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 

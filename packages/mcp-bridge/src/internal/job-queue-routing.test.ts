@@ -1,8 +1,9 @@
 // With a JobQueue configured, async calls and job actions go to it, and a queue that cannot be
 // reached fails only the job calls.
+
+import { revisions } from "@dcc/mcp-test-clients";
 import { describe, expect, it } from "vitest";
 import { startHttpHarness } from "../__fixtures__/http-harness.ts";
-import { revisions } from "../__fixtures__/mcp-clients.ts";
 import type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "../job-queue.ts";
 import type { JobRecord } from "../job-store.ts";
 

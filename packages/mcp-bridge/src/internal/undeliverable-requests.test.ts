@@ -1,7 +1,7 @@
 import { request } from "node:http";
+import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
-import { revisions, type TestClient } from "../__fixtures__/mcp-clients.ts";
 import {
   initializeBody,
   jsonRpcHeaders,
