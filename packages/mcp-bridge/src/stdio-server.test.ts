@@ -89,6 +89,49 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
     expect(await tickCount()).toBe(settle + 1);
     expect(settle).toBeGreaterThan(probe);
   }, 30_000);
+
+  it("streams progress and console lines, searches, and runs a job", async () => {
+    const connected = await spawnServer(revision);
+    const logs: Record<string, unknown>[] = [];
+    connected.onLog((params) => logs.push(params));
+    await connected.setLogLevel("info");
+    const seen: number[] = [];
+    const result = await connected.callTool(
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: "for (let i = 1; i <= 5; i++) { progress(i, 5); dispatch('tick', {}); }\nconsole.log('done'); return 'ok';",
+        },
+      },
+      { onprogress: (progress) => seen.push(progress.progress) },
+    );
+    expect(result.structuredContent).toMatchObject({ success: true, output: "ok" });
+    expect(seen.at(-1)).toBe(5);
+    expect(logs).toContainEqual({ level: "info", logger: "maya", data: "done" });
+    const found = await connected.callTool({ name: "dcc_search", arguments: { query: "tick" } });
+    const names = (found.structuredContent?.["results"] as Array<{ name: string }>).map(
+      (hit) => hit.name,
+    );
+    expect(names).toContain("tick");
+    const started = await connected.callTool({
+      name: "dcc_execute",
+      arguments: { code: "return 7;", async: true },
+    });
+    const jobId = started.structuredContent?.["job_id"] as string;
+    let outcome: Record<string, unknown> | undefined;
+    expect(
+      await waitUntilAsync(async () => {
+        outcome = (
+          await connected.callTool({
+            name: "dcc_execute",
+            arguments: { job_id: jobId, job_action: "result" },
+          })
+        ).structuredContent;
+        return outcome?.["output"] === 7;
+      }, 60_000),
+    ).toBe(true);
+    expect(outcome).toMatchObject({ success: true, output: 7 });
+  }, 30_000);
 });
 
 describe("runStdioServer and its stdin", () => {
