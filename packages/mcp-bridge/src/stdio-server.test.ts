@@ -109,7 +109,7 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
     expect(seen.at(-1)).toBe(5);
     expect(logs).toContainEqual({ level: "info", logger: "maya", data: "done" });
     const found = await connected.callTool({ name: "dcc_search", arguments: { query: "tick" } });
-    const names = (found.structuredContent?.["results"] as Array<{ name: string }>).map(
+    const names = ((found.structuredContent?.["results"] ?? []) as Array<{ name: string }>).map(
       (hit) => hit.name,
     );
     expect(names).toContain("tick");
