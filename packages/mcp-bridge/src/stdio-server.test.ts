@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   connectClient,
@@ -19,6 +22,14 @@ afterEach(async () => {
   client = undefined;
 });
 
+/** This process's environment, as the string map a spawned server inherits. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined) env[name] = value;
+  return env;
+}
+
 /** Resolves with the exit code, or kills the child and resolves "timeout" after `ms`. */
 async function exitWithin(
   exited: Promise<number | null>,
@@ -33,13 +44,17 @@ async function exitWithin(
   return outcome;
 }
 
-async function spawnServer(revision: Revision): Promise<TestClient> {
+async function spawnServer(
+  revision: Revision,
+  env: Record<string, string> = {},
+): Promise<TestClient> {
   // The entry is run from the package root so that tsx and the source condition resolve.
   const connected = await connectClient(revision, {
     kind: "stdio",
     command: process.execPath,
     args: ["--conditions=@dcc/source", "--import", "tsx", entry],
     cwd: packageRoot,
+    env: { ...inheritedEnv(), ...env },
   });
   client = connected.client;
   return client;
@@ -57,7 +72,7 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
       },
     })) as ToolResult;
     expect(result.structuredContent).toMatchObject({ success: true, output: ["s", "sShape"] });
-  }, 30_000);
+  }, 90_000);
 
   it("stops a cancelled script: no host command runs after the cancel", async () => {
     const connected = await spawnServer(revision);
@@ -88,7 +103,7 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await tickCount()).toBe(settle + 1);
     expect(settle).toBeGreaterThan(probe);
-  }, 30_000);
+  }, 90_000);
 
   it("streams progress and console lines, searches, and runs a job", async () => {
     const connected = await spawnServer(revision);
@@ -131,7 +146,33 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
       }, 60_000),
     ).toBe(true);
     expect(outcome).toMatchObject({ success: true, output: 7 });
-  }, 30_000);
+  }, 90_000);
+
+  it("stores a script that only defines main and runs it with file_path and params", async () => {
+    const root = await mkdtemp(join(tmpdir(), "bridge-stdio-scripts-"));
+    try {
+      const connected = await spawnServer(revision, { DCC_TEST_SCRIPTS_DIR: root });
+      const stored = await connected.callTool({
+        name: "dcc_execute",
+        arguments: {
+          code: "function main(count: number) {\n  return dispatch('polySphere', { name: 'ball' + count });\n}\n",
+        },
+      });
+      const output = stored.structuredContent?.["output"] as { filePath: string; sha256: string };
+      expect(output.filePath.startsWith(root)).toBe(true);
+      const run = await connected.callTool({
+        name: "dcc_execute",
+        arguments: { file_path: output.filePath, params: { count: 2 }, sha256: output.sha256 },
+      });
+      expect(run.structuredContent).toMatchObject({
+        success: true,
+        output: ["ball2", "ball2Shape"],
+      });
+      await connected.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe("runStdioServer and its stdin", () => {
@@ -186,7 +227,7 @@ describe("runStdioServer and its stdin", () => {
     expect(await answered).toContain('"serverInfo"');
     child.stdin.end();
     expect(await exitWithin(exited, child, 10_000)).toBe(0);
-  }, 30_000);
+  }, 90_000);
 });
 
 async function waitUntilAsync(predicate: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
