@@ -110,6 +110,17 @@ function revisionRows(revision, full, figures, stops, direct, log) {
     pass: figures.searchP50 <= 2,
     lowerIsBetter: true,
   });
+  if (figures.rawSearchP50 !== undefined) {
+    log(`${on}: dcc_search as a plain fetch p50 ${figures.rawSearchP50.toFixed(3)} ms`);
+    rows.push({
+      metric: `dcc_search round trip ${on} as a plain fetch, no SDK client, p50 (baseline: bare POST echo)`,
+      ours: figures.rawSearchP50,
+      baseline: figures.echoP50,
+      unit: "ms",
+      goal: "report",
+      lowerIsBetter: true,
+    });
+  }
   if (full) {
     log(
       `${on}: dcc_search throughput: 8 sessions ${figures.eight.toFixed(0)}/s, 1 session ${figures.single.toFixed(0)}/s`,
@@ -254,6 +265,39 @@ async function clientThread({ url, echoUrl, ticks, revision, full }) {
     if (index >= 100) echoTimes.push(performance.now() - started);
   }
 
+  // The same search as one plain fetch of a 2026-07-28 request (no SDK client): the server's
+  // share of the round trip.
+  const rawTimes = [];
+  if (!legacy) {
+    const raw = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "dcc_search",
+        arguments: { query: "polygon mesh", limit: 5 },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "dcc_search",
+    };
+    for (let index = 0; index < 600; index++) {
+      const started = performance.now();
+      const response = await fetch(url, { method: "POST", body: raw, headers });
+      await response.text();
+      if (index >= 100) rawTimes.push(performance.now() - started);
+    }
+  }
+
   const throughput = async (clients, ms) => {
     let calls = 0;
     const deadline = performance.now() + ms;
@@ -322,6 +366,7 @@ async function clientThread({ url, echoUrl, ticks, revision, full }) {
   parentPort.postMessage({
     searchP50: median(searchTimes),
     echoP50: median(echoTimes),
+    rawSearchP50: rawTimes.length === 0 ? undefined : median(rawTimes),
     single,
     eight,
     abortsSentAt,
