@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import {
@@ -32,7 +32,7 @@ function assertBlender(): void {
 
 describeWithBlender(`the reference server serving Blender over Streamable HTTP${suffix}`, () => {
   let server: ReferenceServer;
-  let client: Client;
+  let client: TestClient;
   let dataDir: string;
   beforeAll(async () => {
     assertBlender();
@@ -91,7 +91,7 @@ describeWithBlender(`the reference server serving Blender over Streamable HTTP${
 
 describeWithBlender(`the reference server serving Maya and Blender together${suffix}`, () => {
   let server: ReferenceServer;
-  let client: Client;
+  let client: TestClient;
   let dataDir: string;
   beforeAll(async () => {
     assertBlender();
@@ -122,7 +122,6 @@ describeWithBlender(`the reference server serving Maya and Blender together${suf
             code: 'for (let i = 0; i < 100000; i++) { dispatch("mesh.primitive_cube_add", {}); console.log(i); } return "done";',
           },
         },
-        undefined,
         { signal: controller.signal, timeout: 280_000 },
       )
       .catch((error: unknown) => error);

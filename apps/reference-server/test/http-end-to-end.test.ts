@@ -1,34 +1,37 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp, execute, search, until } from "./__fixtures__/mcp-helpers.ts";
 import { carScript, seedScript } from "./__fixtures__/scripts.ts";
 
-let server: ReferenceServer;
-let client: Client;
-let dataDir: string;
+describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision) => {
+  let server: ReferenceServer;
+  let client: TestClient;
+  let dataDir: string;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "dcc-e2e-http-"));
-  server = await createReferenceServer({ port: 0, dataDir });
-  client = await connectHttp(server.url as string);
-});
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "dcc-e2e-http-"));
+    server = await createReferenceServer({ port: 0, dataDir });
+    client = await connectHttp(server.url as string, undefined, revision);
+  });
 
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
-async function freshScene(): Promise<void> {
-  const reset = await execute(client, 'dispatch("file", { new: true, force: true }); return null;');
-  expect(reset.success).toBe(true);
-}
+  async function freshScene(): Promise<void> {
+    const reset = await execute(
+      client,
+      'dispatch("file", { new: true, force: true }); return null;',
+    );
+    expect(reset.success).toBe(true);
+  }
 
-describe("reference server over Streamable HTTP", () => {
   it("lists exactly dcc_search and dcc_execute, and states the dispatch convention", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
@@ -165,15 +168,17 @@ describe("reference server over Streamable HTTP", () => {
   });
 });
 
-describe("reference server with a token", () => {
+describe.each(revisions)("reference server with a token (%s)", (revision) => {
   it("rejects clients without the bearer token", async () => {
     const token = "reference-test-token-123456";
     const guarded = await createReferenceServer({ port: 0, token });
     try {
-      await expect(connectHttp(guarded.url as string)).rejects.toThrow();
-      const authorised = await connectHttp(guarded.url as string, {
-        Authorization: `Bearer ${token}`,
-      });
+      await expect(connectHttp(guarded.url as string, undefined, revision)).rejects.toThrow();
+      const authorised = await connectHttp(
+        guarded.url as string,
+        { Authorization: `Bearer ${token}` },
+        revision,
+      );
       expect((await authorised.listTools()).tools).toHaveLength(2);
       await authorised.close();
     } finally {

@@ -1,30 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp, execute } from "./__fixtures__/mcp-helpers.ts";
-
-let server: ReferenceServer;
-let client: Client;
-let root: string;
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "dcc-e2e-scripts-"));
-  server = await createReferenceServer({
-    port: 0,
-    dataDir: join(root, "scenes"),
-    scriptsDir: join(root, "scripts"),
-  });
-  client = await connectHttp(server.url as string);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  rmSync(root, { recursive: true, force: true });
-});
 
 const rowOfSpheres = [
   "function main(count: number, spacing: number = 2, prefix: string = 'ball') {",
@@ -36,7 +16,27 @@ const rowOfSpheres = [
   "}",
 ].join("\n");
 
-describe("materialized scripts through dcc_execute", () => {
+describe.each(revisions)("materialized scripts through dcc_execute (%s)", (revision) => {
+  let server: ReferenceServer;
+  let client: TestClient;
+  let root: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "dcc-e2e-scripts-"));
+    server = await createReferenceServer({
+      port: 0,
+      dataDir: join(root, "scenes"),
+      scriptsDir: join(root, "scripts"),
+    });
+    client = await connectHttp(server.url as string, undefined, revision);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it("stores a script that only defines main, then runs it with file_path and params", async () => {
     await execute(client, 'dispatch("file", { new: true, force: true }); return null;');
     const stored = await execute(client, rowOfSpheres);

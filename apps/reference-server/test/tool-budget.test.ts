@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { TestClient } from "@dcc/mcp-test-clients";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp } from "./__fixtures__/mcp-helpers.ts";
 
 let server: ReferenceServer;
-let client: Client;
+let client: TestClient;
 
 beforeAll(async () => {
   server = await createReferenceServer({ port: 0 });

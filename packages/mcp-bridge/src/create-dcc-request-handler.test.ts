@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type Revision, revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { initializeBody, jsonRpcHeaders, rawRequest } from "./__fixtures__/raw-http.ts";
 import { call, connectClient, createTestAdapter } from "./__fixtures__/test-adapters.ts";
@@ -27,13 +27,13 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
   return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 }
 
-async function client(url: string): Promise<Client> {
-  const connected = await connectClient(url);
+async function client(url: string, revision: Revision): Promise<TestClient> {
+  const connected = await connectClient(url, revision);
   cleanups.push(() => connected.close().catch(() => {}));
   return connected;
 }
 
-describe("createDccRequestHandler", { timeout: 60_000 }, () => {
+describe.each(revisions)("createDccRequestHandler (%s)", { timeout: 60_000 }, (revision) => {
   it("serves adapters from a node:http server the caller owns and routes", async () => {
     const alpha = createTestAdapter("alpha");
     const handler = await createDccRequestHandler({ adapters: [alpha], path: "/mcp" });
@@ -42,7 +42,7 @@ describe("createDccRequestHandler", { timeout: 60_000 }, () => {
       if (request.url === "/health") response.end("ok");
       else void handler(request, response);
     });
-    const connected = await client(`${base}/mcp`);
+    const connected = await client(`${base}/mcp`, revision);
     expect((await connected.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       "dcc_execute",
       "dcc_search",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { BridgeExecutor } from "./bridge-executor.ts";
 import type { JobManager } from "./job-manager.ts";
 import type { JobQueue } from "./job-queue.ts";

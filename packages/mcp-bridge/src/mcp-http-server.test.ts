@@ -1,6 +1,13 @@
+import { type Revision, revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
-import { initializeBody, jsonRpcHeaders, rawRequest } from "./__fixtures__/raw-http.ts";
+import {
+  initializeBody,
+  jsonRpcHeaders,
+  modernBody,
+  modernHeaders,
+  rawRequest,
+} from "./__fixtures__/raw-http.ts";
 import { createTestExecutor } from "./__fixtures__/test-executor.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
 import { createMcpHttpServer } from "./mcp-http-server.ts";
@@ -23,14 +30,25 @@ async function openSession(url: string, headers: Record<string, string> = {}): P
   return response.headers["mcp-session-id"] as string;
 }
 
-describe("McpHttpServer security", () => {
+/** The first request a client of `revision` sends: initialize, or a 2026-07-28 tools/list. */
+function opening(revision: Revision): { headers: Record<string, string>; body: string } {
+  return revision === "2025-11-25"
+    ? { headers: jsonRpcHeaders, body: initializeBody }
+    : { headers: modernHeaders("tools/list"), body: modernBody(1, "tools/list") };
+}
+
+describe("McpHttpServer", () => {
   it("binds loopback on the default path", async () => {
     harness = await startHttpHarness();
     expect(harness.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
+});
+
+describe.each(revisions)("McpHttpServer security (%s)", (revision) => {
+  const first = opening(revision);
 
   it("rejects requests without the right bearer token, in every shape", async () => {
-    harness = await startHttpHarness({ auth: { token } });
+    harness = await startHttpHarness({ auth: { token } }, { revision });
     const bad = [
       {},
       { authorization: "Bearer wrong" },
@@ -39,8 +57,8 @@ describe("McpHttpServer security", () => {
     ];
     for (const headers of bad) {
       const response = await rawRequest(harness.url, {
-        headers: { ...jsonRpcHeaders, ...headers },
-        body: initializeBody,
+        headers: { ...first.headers, ...headers },
+        body: first.body,
       });
       expect(response.status).toBe(401);
       expect(response.headers["www-authenticate"]).toContain("Bearer");
@@ -50,58 +68,59 @@ describe("McpHttpServer security", () => {
   });
 
   it("rejects foreign Host and Origin headers (DNS rebinding)", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const port = new URL(harness.url).port;
     const foreignHost = await rawRequest(harness.url, {
-      headers: { ...jsonRpcHeaders, host: `evil.example:${port}` },
-      body: initializeBody,
+      headers: { ...first.headers, host: `evil.example:${port}` },
+      body: first.body,
     });
     expect(foreignHost.status).toBe(403);
     expect(foreignHost.body).toContain("Invalid Host header");
     const foreignOrigin = await rawRequest(harness.url, {
-      headers: { ...jsonRpcHeaders, origin: "https://evil.example" },
-      body: initializeBody,
+      headers: { ...first.headers, origin: "https://evil.example" },
+      body: first.body,
     });
     expect(foreignOrigin.status).toBe(403);
     expect(foreignOrigin.body).toContain("Invalid Origin header");
     const nullOrigin = await rawRequest(harness.url, {
-      headers: { ...jsonRpcHeaders, origin: "null" },
-      body: initializeBody,
+      headers: { ...first.headers, origin: "null" },
+      body: first.body,
     });
     expect(nullOrigin.status).toBe(403);
     const localOrigin = await rawRequest(harness.url, {
-      headers: { ...jsonRpcHeaders, origin: `http://localhost:${port}`, host: `localhost:${port}` },
-      body: initializeBody,
+      headers: {
+        ...first.headers,
+        origin: `http://localhost:${port}`,
+        host: `localhost:${port}`,
+      },
+      body: first.body,
     });
     expect(localOrigin.status).toBe(200);
   });
 
   it("accepts listed origins", async () => {
-    harness = await startHttpHarness({ allowedOrigins: ["https://studio.example"] });
+    harness = await startHttpHarness({ allowedOrigins: ["https://studio.example"] }, { revision });
     const response = await rawRequest(harness.url, {
-      headers: { ...jsonRpcHeaders, origin: "https://studio.example" },
-      body: initializeBody,
+      headers: { ...first.headers, origin: "https://studio.example" },
+      body: first.body,
     });
     expect(response.status).toBe(200);
   });
 
   it("answers an oversized body with 413", async () => {
-    harness = await startHttpHarness({ maxBodyBytes: 1024 });
-    const big = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { pad: "x".repeat(5000) },
-    });
-    const response = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: big });
+    harness = await startHttpHarness({ maxBodyBytes: 1024 }, { revision });
+    const big = first.body.replace('"params":{', `"params":{"pad":"${"x".repeat(5000)}",`);
+    const response = await rawRequest(harness.url, { headers: first.headers, body: big });
     expect(response.status).toBe(413);
     const chunked = await rawRequest(harness.url, {
-      headers: { ...jsonRpcHeaders, "transfer-encoding": "chunked" },
+      headers: { ...first.headers, "transfer-encoding": "chunked" },
       body: big,
     });
     expect(chunked.status).toBe(413);
   });
+});
 
+describe("McpHttpServer requests", () => {
   it("answers malformed JSON and malformed JSON-RPC with 400", async () => {
     harness = await startHttpHarness();
     const notJson = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: "{ nope" });
@@ -117,7 +136,7 @@ describe("McpHttpServer security", () => {
       body: JSON.stringify({ hello: "world" }),
     });
     expect(notRpc.status).toBe(400);
-    expect(notRpc.body).toContain("Invalid JSON-RPC message");
+    expect(notRpc.body).toContain("valid JSON-RPC message");
     const noSession = await rawRequest(harness.url, {
       headers: jsonRpcHeaders,
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
@@ -242,5 +261,57 @@ describe("McpHttpServer sessions", () => {
     await expect(
       rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody }),
     ).rejects.toThrow();
+  });
+});
+
+describe("McpHttpServer on 2026-07-28", () => {
+  const post = (url: string, id: number, method: string, params: Record<string, unknown> = {}) =>
+    rawRequest(url, { headers: modernHeaders(method), body: modernBody(id, method, params) });
+
+  it("answers tools/list with cache fields and the same order every time, holding no session", async () => {
+    harness = await startHttpHarness();
+    const first = await post(harness.url, 1, "tools/list");
+    const second = await post(harness.url, 2, "tools/list");
+    expect(first.status).toBe(200);
+    expect(first.headers["mcp-session-id"]).toBeUndefined();
+    const listed = JSON.parse(first.body).result;
+    expect(listed).toMatchObject({ ttlMs: 300_000, cacheScope: "private" });
+    expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      "dcc_search",
+      "dcc_execute",
+    ]);
+    expect(JSON.parse(second.body).result.tools).toEqual(listed.tools);
+    expect(harness.server.sessionCount).toBe(0);
+  });
+
+  it("answers a call that notifies nothing as plain JSON", async () => {
+    harness = await startHttpHarness();
+    const response = await rawRequest(harness.url, {
+      headers: modernHeaders("tools/call", "dcc_search"),
+      body: modernBody(1, "tools/call", { name: "dcc_search", arguments: { query: "sphere" } }),
+    });
+    expect(response.headers["content-type"]).toContain("application/json");
+    expect(JSON.parse(response.body).result.structuredContent).toMatchObject({ success: true });
+  });
+
+  it("answers with the revision's error codes", async () => {
+    harness = await startHttpHarness();
+    const unknown = await post(harness.url, 1, "no/such/method");
+    expect(JSON.parse(unknown.body).error.code).toBe(-32601);
+    const badMeta = await rawRequest(harness.url, {
+      headers: modernHeaders("tools/list"),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/list",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+      }),
+    });
+    expect(JSON.parse(badMeta.body).error.code).toBe(-32602);
+    const mismatch = await rawRequest(harness.url, {
+      headers: modernHeaders("tools/call", "dcc_execute"),
+      body: modernBody(3, "tools/call", { name: "dcc_search", arguments: { query: "x" } }),
+    });
+    expect(JSON.parse(mismatch.body).error.code).toBe(-32020);
   });
 });

@@ -33,9 +33,9 @@ export interface McpHttpServerHandle {
 }
 
 /**
- * MCP over Streamable HTTP with stateful sessions (one MCP server per session, so cancellation and
- * progress reach the running call): the request handler of {@link createMcpHttpHandler} on a
- * listener it owns. Loopback by default, Host and Origin checked against DNS rebinding, optional
+ * MCP over Streamable HTTP for protocol revisions 2026-07-28 (one request at a time) and
+ * 2025-11-25 (stateful sessions, so cancellation and progress reach the running call): the
+ * request handler of {@link createMcpHttpHandler} on a listener it owns. Loopback by default, Host and Origin checked against DNS rebinding, optional
  * bearer auth, bounded bodies, sessions, connections and jobs.
  */
 export class McpHttpServer {
@@ -67,7 +67,7 @@ export class McpHttpServer {
     return this.#url;
   }
 
-  /** Number of open sessions. */
+  /** Number of open 2025-11-25 sessions. */
   get sessionCount(): number {
     return this.#handler.sessionCount;
   }

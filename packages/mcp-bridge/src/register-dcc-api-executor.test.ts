@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { revisions } from "@dcc/mcp-test-clients";
+import { McpServer } from "@modelcontextprotocol/server";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,9 +25,9 @@ afterEach(async () => {
   harness = undefined;
 });
 
-describe("registerDccApiExecutor", () => {
+describe.each(revisions)("registerDccApiExecutor (%s)", (revision) => {
   it("lists exactly the two tools with schemas and annotations", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
@@ -51,7 +52,7 @@ describe("registerDccApiExecutor", () => {
   });
 
   it("returns structuredContent and the same JSON as text", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const result = (await client.callTool({
       name: "dcc_search",
@@ -95,7 +96,7 @@ describe("registerDccApiExecutor", () => {
       execute: async () => ({ success: true, message: "ran" }),
     };
     try {
-      harness = await startHttpHarness({ executors: [real, foreign] });
+      harness = await startHttpHarness({ executors: [real, foreign] }, { revision });
       const client = await harness.connect();
       const search = async (name: string): Promise<unknown[]> => {
         const result = (await client.callTool({
@@ -126,7 +127,7 @@ describe("registerDccApiExecutor", () => {
   });
 
   it("marks failed scripts with isError and keeps the envelope", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const result = (await client.callTool({
       name: "dcc_execute",
@@ -140,7 +141,7 @@ describe("registerDccApiExecutor", () => {
   });
 
   it("explains invalid arguments clearly", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
       (await client.callTool({ name, arguments: args })) as ToolResult;
@@ -173,7 +174,7 @@ describe("registerDccApiExecutor", () => {
   it("stores a typed main and runs it again with file_path and params", async () => {
     const root = await mkdtemp(join(tmpdir(), "bridge-scripts-"));
     try {
-      harness = await startHttpHarness({}, { scriptsRoot: root });
+      harness = await startHttpHarness({}, { scriptsRoot: root, revision });
       const client = await harness.connect();
       const stored = (await client.callTool({
         name: "dcc_execute",
@@ -212,16 +213,16 @@ describe("registerDccApiExecutor", () => {
     }
   });
 
-  it("answers an unknown tool with an error result", async () => {
-    harness = await startHttpHarness();
+  it("answers an unknown tool with an invalid-params error", async () => {
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
-    const result = (await client.callTool({ name: "nope", arguments: {} })) as ToolResult;
-    expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toContain("Tool nope not found");
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toThrow(
+      /Tool nope not found/,
+    );
   });
 
   it("never trusts a client-supplied _meta.dcc.jobId", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const result = (await client.callTool({
       name: "dcc_execute",
@@ -239,7 +240,7 @@ describe("registerDccApiExecutor", () => {
     const maya = createTestExecutor("maya");
     const blender = createTestExecutor("blender");
     // The real DccApiExecutor instances, unwrapped: they satisfy BridgeExecutor structurally.
-    harness = await startHttpHarness({ executors: [maya.real, blender.real] });
+    harness = await startHttpHarness({ executors: [maya.real, blender.real] }, { revision });
     const client = await harness.connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -276,7 +277,7 @@ describe("registerDccApiExecutor", () => {
   });
 });
 
-describe("tool schemas follow the executor's limits", () => {
+describe.each(revisions)("tool schemas follow the executor's limits (%s)", (revision) => {
   type Schema = { properties?: Record<string, Record<string, unknown>> };
   const property = (schema: unknown, name: string): Record<string, unknown> =>
     (schema as Schema).properties?.[name] ?? {};
@@ -288,7 +289,7 @@ describe("tool schemas follow the executor's limits", () => {
       limits: { timeoutSecs: 1, maxTimeoutSecs: 20, maxCodeChars: 5000 },
     });
     try {
-      harness = await startHttpHarness({ executors: [real] });
+      harness = await startHttpHarness({ executors: [real] }, { revision });
       const client = await harness.connect();
       const { tools } = await client.listTools();
       const execute = tools.find((tool) => tool.name === "dcc_execute");
@@ -354,7 +355,7 @@ describe("tool schemas follow the executor's limits", () => {
       limits: { timeoutSecs: 4, maxTimeoutSecs: 9, maxCodeChars: 64 },
       searchLimits: { defaultLimit: 3, maxLimit: 5 },
     };
-    harness = await startHttpHarness({ executors: [plain, stated] });
+    harness = await startHttpHarness({ executors: [plain, stated] }, { revision });
     const client = await harness.connect();
     const { tools } = await client.listTools();
     const schema = (name: string): unknown => tools.find((tool) => tool.name === name)?.inputSchema;

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
 import { runExecuteCall } from "./internal/execute-call.ts";
 import { runJobAction } from "./internal/job-actions.ts";

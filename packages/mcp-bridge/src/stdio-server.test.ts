@@ -1,20 +1,34 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  connectClient,
+  type Revision,
+  revisions,
+  type TestClient,
+  type ToolResult,
+} from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { initializeBody } from "./__fixtures__/raw-http.ts";
 
-type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
-
 const entry = fileURLToPath(new URL("./__fixtures__/stdio-entry.ts", import.meta.url));
 const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-let client: Client | undefined;
+let client: TestClient | undefined;
 
 afterEach(async () => {
   await client?.close().catch(() => {});
   client = undefined;
 });
+
+/** This process's environment, as the string map a spawned server inherits. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined) env[name] = value;
+  return env;
+}
 
 /** Resolves with the exit code, or kills the child and resolves "timeout" after `ms`. */
 async function exitWithin(
@@ -30,21 +44,25 @@ async function exitWithin(
   return outcome;
 }
 
-async function spawnServer(): Promise<Client> {
-  const transport = new StdioClientTransport({
+async function spawnServer(
+  revision: Revision,
+  env: Record<string, string> = {},
+): Promise<TestClient> {
+  // The entry is run from the package root so that tsx and the source condition resolve.
+  const connected = await connectClient(revision, {
+    kind: "stdio",
     command: process.execPath,
     args: ["--conditions=@dcc/source", "--import", "tsx", entry],
     cwd: packageRoot,
-    stderr: "pipe",
+    env: { ...inheritedEnv(), ...env },
   });
-  client = new Client({ name: "stdio-test-client", version: "1.0.0" });
-  await client.connect(transport);
+  client = connected.client;
   return client;
 }
 
-describe("runStdioServer in a spawned process", () => {
+describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) => {
   it("serves both tools and runs scripts", async () => {
-    const connected = await spawnServer();
+    const connected = await spawnServer(revision);
     const { tools } = await connected.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
     const result = (await connected.callTool({
@@ -54,14 +72,13 @@ describe("runStdioServer in a spawned process", () => {
       },
     })) as ToolResult;
     expect(result.structuredContent).toMatchObject({ success: true, output: ["s", "sShape"] });
-  }, 30_000);
+  }, 90_000);
 
   it("stops a cancelled script: no host command runs after the cancel", async () => {
-    const connected = await spawnServer();
+    const connected = await spawnServer(revision);
     const abort = new AbortController();
     const call = connected.callTool(
       { name: "dcc_execute", arguments: { code: "for (;;) { dispatch('tick', {}); }" } },
-      undefined,
       { signal: abort.signal },
     );
     const tickCount = async (): Promise<number> => {
@@ -86,8 +103,79 @@ describe("runStdioServer in a spawned process", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await tickCount()).toBe(settle + 1);
     expect(settle).toBeGreaterThan(probe);
-  }, 30_000);
+  }, 90_000);
 
+  it("streams progress and console lines, searches, and runs a job", async () => {
+    const connected = await spawnServer(revision);
+    const logs: Record<string, unknown>[] = [];
+    connected.onLog((params) => logs.push(params));
+    await connected.setLogLevel("info");
+    const seen: number[] = [];
+    const result = await connected.callTool(
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: "for (let i = 1; i <= 5; i++) { progress(i, 5); dispatch('tick', {}); }\nconsole.log('done'); return 'ok';",
+        },
+      },
+      { onprogress: (progress) => seen.push(progress.progress) },
+    );
+    expect(result.structuredContent).toMatchObject({ success: true, output: "ok" });
+    expect(seen.at(-1)).toBe(5);
+    expect(logs).toContainEqual({ level: "info", logger: "maya", data: "done" });
+    const found = await connected.callTool({ name: "dcc_search", arguments: { query: "tick" } });
+    const names = ((found.structuredContent?.["results"] ?? []) as Array<{ name: string }>).map(
+      (hit) => hit.name,
+    );
+    expect(names).toContain("tick");
+    const started = await connected.callTool({
+      name: "dcc_execute",
+      arguments: { code: "return 7;", async: true },
+    });
+    const jobId = started.structuredContent?.["job_id"] as string;
+    let outcome: Record<string, unknown> | undefined;
+    expect(
+      await waitUntilAsync(async () => {
+        outcome = (
+          await connected.callTool({
+            name: "dcc_execute",
+            arguments: { job_id: jobId, job_action: "result" },
+          })
+        ).structuredContent;
+        return outcome?.["output"] === 7;
+      }, 60_000),
+    ).toBe(true);
+    expect(outcome).toMatchObject({ success: true, output: 7 });
+  }, 90_000);
+
+  it("stores a script that only defines main and runs it with file_path and params", async () => {
+    const root = await mkdtemp(join(tmpdir(), "bridge-stdio-scripts-"));
+    try {
+      const connected = await spawnServer(revision, { DCC_TEST_SCRIPTS_DIR: root });
+      const stored = await connected.callTool({
+        name: "dcc_execute",
+        arguments: {
+          code: "function main(count: number) {\n  return dispatch('polySphere', { name: 'ball' + count });\n}\n",
+        },
+      });
+      const output = stored.structuredContent?.["output"] as { filePath: string; sha256: string };
+      expect(output.filePath.startsWith(root)).toBe(true);
+      const run = await connected.callTool({
+        name: "dcc_execute",
+        arguments: { file_path: output.filePath, params: { count: 2 }, sha256: output.sha256 },
+      });
+      expect(run.structuredContent).toMatchObject({
+        success: true,
+        output: ["ball2", "ball2Shape"],
+      });
+      await connected.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+describe("runStdioServer and its stdin", () => {
   it("cancels the call in flight when stdin closes, then exits", async () => {
     const child = spawn(process.execPath, ["--conditions=@dcc/source", "--import", "tsx", entry], {
       cwd: packageRoot,
@@ -139,7 +227,7 @@ describe("runStdioServer in a spawned process", () => {
     expect(await answered).toContain('"serverInfo"');
     child.stdin.end();
     expect(await exitWithin(exited, child, 10_000)).toBe(0);
-  }, 30_000);
+  }, 90_000);
 });
 
 async function waitUntilAsync(predicate: () => Promise<boolean>, ms = 10_000): Promise<boolean> {

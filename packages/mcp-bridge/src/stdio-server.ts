@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { DccServerOptions } from "./dcc-server-options.ts";
 import { buildMcpServer, resolveRegistrations } from "./internal/build-mcp-server.ts";
 import { JobManager } from "./job-manager.ts";
@@ -25,8 +25,10 @@ export interface StdioServerHandle {
 }
 
 /**
- * Serves MCP over stdio (one client per process). When stdin ends, work in flight is cancelled and
- * the server closes. Protocol messages own stdout: log to stderr.
+ * Serves MCP over stdio (one client per process), on either protocol revision: the client's
+ * first message picks it (`initialize` for 2025-11-25, a request with the per-request `_meta`
+ * envelope for 2026-07-28). When stdin ends, work in flight is cancelled and the server closes.
+ * Protocol messages own stdout: log to stderr.
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<StdioServerHandle> {
   const stdin = options.stdin ?? process.stdin;
@@ -37,7 +39,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
     ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
     ...(options.maxRunningCalls === undefined ? {} : { maxRunningCalls: options.maxRunningCalls }),
   });
-  const server = buildMcpServer(options, resolveRegistrations(options), jobs);
+  const registrations = resolveRegistrations(options);
   const transport = new StdioServerTransport(stdin, stdout);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -47,7 +49,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
       stdin.off("end", onEnd);
       stdin.off("close", onEnd);
       await jobs.close(options.shutdownGraceMs ?? 2000);
-      await server.close().catch(() => {});
+      await served.close().catch(() => {});
       markClosed();
     })();
     return closing;
@@ -55,7 +57,11 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   const onEnd = (): void => void close();
   stdin.once("end", onEnd);
   stdin.once("close", onEnd);
-  transport.onclose = () => void close();
-  await server.connect(transport);
+  // One server per connection (and one for a `server/discover` probe that falls back).
+  const served = serveStdio(() => buildMcpServer(options, registrations, jobs), {
+    legacy: "serve",
+    transport,
+    onerror: () => {},
+  });
   return { jobs, close, closed };
 }

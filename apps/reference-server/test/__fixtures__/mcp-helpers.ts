@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallOptions,
+  connectClient,
+  type Revision,
+  type TestClient,
+} from "@dcc/mcp-test-clients";
 
 /** The app folder (where `src/cli.ts` lives). */
 export const appDir: string = fileURLToPath(new URL("../..", import.meta.url));
@@ -10,16 +13,19 @@ export const appDir: string = fileURLToPath(new URL("../..", import.meta.url));
 /** Node arguments that run the CLI from source: the source condition and tsx for `.ts`. */
 export const cliNodeArgs: string[] = ["--conditions=@dcc/source", "--import", "tsx", "src/cli.ts"];
 
-/** Connects an SDK client over Streamable HTTP. */
-export async function connectHttp(url: string, headers?: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "reference-server-test", version: "0.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(
-      new URL(url),
-      headers ? { requestInit: { headers } } : undefined,
-    ),
-  );
-  return client;
+/** Connects an SDK client of `revision` (default 2025-11-25) over Streamable HTTP. */
+export async function connectHttp(
+  url: string,
+  headers?: Record<string, string>,
+  revision: Revision = "2025-11-25",
+): Promise<TestClient> {
+  return (
+    await connectClient(revision, {
+      kind: "http",
+      url,
+      ...(headers === undefined ? {} : { headers }),
+    })
+  ).client;
 }
 
 /** The structured result of one `dcc_execute` call. */
@@ -27,14 +33,13 @@ export type ExecuteOutcome = Record<string, unknown> & { success: boolean; outpu
 
 /** Calls `dcc_execute` and returns its structured content. */
 export async function execute(
-  client: Client,
+  client: TestClient,
   code: string,
   extra: Record<string, unknown> = {},
-  options?: RequestOptions,
+  options?: CallOptions,
 ): Promise<ExecuteOutcome> {
   const result = await client.callTool(
     { name: "dcc_execute", arguments: { code, ...extra } },
-    undefined,
     options,
   );
   return result.structuredContent as ExecuteOutcome;
@@ -42,7 +47,7 @@ export async function execute(
 
 /** Calls `dcc_search` and returns its structured content. */
 export async function search(
-  client: Client,
+  client: TestClient,
   query: string,
   limit?: number,
 ): Promise<{ results: Array<{ name: string }> }> {

@@ -1,6 +1,7 @@
-// Starts a real McpHttpServer on a free loopback port and connects real SDK clients to it.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// Starts a real McpHttpServer on a free loopback port and connects real SDK clients to it: the
+// v1 client for 2025-11-25 or the v2 client for 2026-07-28 (the harness's `revision`).
+
+import { connectClient, type Revision, type TestClient } from "@dcc/mcp-test-clients";
 import {
   createMcpHttpServer,
   type McpHttpServer,
@@ -13,29 +14,30 @@ export interface HttpHarness {
   server: McpHttpServer;
   url: string;
   test: TestExecutor;
+  /** The revision `connect` speaks. */
+  revision: Revision;
   /** A connected client; closed by {@link HttpHarness.close}. */
-  connect(headers?: Record<string, string>): Promise<Client>;
+  connect(headers?: Record<string, string>): Promise<TestClient>;
   close(): Promise<void>;
 }
 
 /** Starts a server with one test executor (or the given options) on port 0. */
 export async function startHttpHarness(
   options: Partial<McpHttpServerOptions> = {},
-  executorOptions: { scriptsRoot?: string } = {},
+  executorOptions: { scriptsRoot?: string; revision?: Revision } = {},
 ): Promise<HttpHarness> {
+  const revision = executorOptions.revision ?? "2025-11-25";
   const test = createTestExecutor("maya", executorOptions);
   const server = createMcpHttpServer({ port: 0, executors: [test.executor], ...options });
   const { url } = await server.start();
-  const clients: Client[] = [];
+  const clients: TestClient[] = [];
   return {
     server,
     url,
     test,
+    revision,
     async connect(headers = {}) {
-      const client = new Client({ name: "test-client", version: "1.0.0" });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
-      );
+      const { client } = await connectClient(revision, { kind: "http", url, headers });
       clients.push(client);
       return client;
     },

@@ -63,3 +63,36 @@ export const initializeBody: string = JSON.stringify({
     clientInfo: { name: "raw", version: "1" },
   },
 });
+
+/** Headers a 2026-07-28 client sends with a request of `method` (and tool `name`). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    ...jsonRpcHeaders,
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+  };
+}
+
+/** A 2026-07-28 request body: `params` with the per-request `_meta` envelope added. */
+export function modernBody(
+  id: number,
+  method: string,
+  params: Record<string, unknown> = {},
+): string {
+  const meta = (params["_meta"] ?? {}) as Record<string, unknown>;
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+        ...meta,
+      },
+    },
+  });
+}

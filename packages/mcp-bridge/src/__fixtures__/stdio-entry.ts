@@ -1,11 +1,13 @@
 // A stdio MCP server process for the tests: the real executor over the test host commands.
 // Run with `node --conditions=@dcc/source --import tsx stdio-entry.ts`. Reports on stderr (never
 // stdout, which carries the protocol): "STARTED <command>" as host commands start, and
-// "JOURNAL <json>" on exit.
+// "JOURNAL <json>" on exit. With DCC_TEST_SCRIPTS_DIR set, scripts that only define main() are
+// stored there (materialized scripts).
 import { runStdioServer } from "../stdio-server.ts";
 import { createTestExecutor } from "./test-executor.ts";
 
-const test = createTestExecutor("maya");
+const scriptsRoot = process.env["DCC_TEST_SCRIPTS_DIR"];
+const test = createTestExecutor("maya", scriptsRoot === undefined ? {} : { scriptsRoot });
 let reported = 0;
 const reporter = setInterval(() => {
   for (; reported < test.journal.calls.length; reported++) {

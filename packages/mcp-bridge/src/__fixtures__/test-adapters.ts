@@ -2,8 +2,11 @@
 // their lifecycle, a command that waits for its signal, and one that throws.
 import { DccApiCatalog } from "@dcc/catalog";
 import type { CommandDefinition, DccAdapter, DccAdapterContext } from "@dcc/executor";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  connectClient as connectTestClient,
+  type Revision,
+  type TestClient,
+} from "@dcc/mcp-test-clients";
 
 /** A test adapter and what it saw. */
 export interface TestAdapter extends DccAdapter {
@@ -82,20 +85,21 @@ export function createTestAdapter(dccName: string, options: TestAdapterOptions =
   return adapter;
 }
 
-/** Connects an SDK client over Streamable HTTP; the caller closes it. */
-export async function connectClient(url: string): Promise<Client> {
-  const client = new Client({ name: "composition-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
+/** Connects an SDK client of `revision` over Streamable HTTP; the caller closes it. */
+export async function connectClient(
+  url: string,
+  revision: Revision = "2025-11-25",
+): Promise<TestClient> {
+  return (await connectTestClient(revision, { kind: "http", url })).client;
 }
 
 /** Calls a tool and returns its structured content. */
 export async function call(
-  client: Client,
+  client: TestClient,
   name: string,
   args: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+  const result = await client.callTool({ name, arguments: args }, { timeout: 60_000 });
   return result.structuredContent as Record<string, unknown>;
 }
 

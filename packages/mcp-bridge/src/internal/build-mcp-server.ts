@@ -1,11 +1,14 @@
-// Builds one SDK McpServer with every configured executor registered; the HTTP server calls it per
-// session, the stdio server once.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// Builds one SDK McpServer with every configured executor registered. The HTTP server calls it per
+// 2025-11-25 session and per 2026-07-28 request, the stdio server once per connection.
+import { McpServer } from "@modelcontextprotocol/server";
 import type { BridgeExecutor } from "../bridge-executor.ts";
 import type { DccServerOptions, ExecutorRegistration } from "../dcc-server-options.ts";
 import type { JobManager } from "../job-manager.ts";
 import { McpBridgeError } from "../mcp-bridge-error.ts";
 import { registerDccApiExecutor } from "../register-dcc-api-executor.ts";
+
+/** How long a 2026-07-28 client may cache `tools/list` and `server/discover`, in ms. */
+const toolListTtlMs = 5 * 60_000;
 
 /** A registration with its tool names settled. */
 export type ResolvedRegistration = ExecutorRegistration & {
@@ -53,7 +56,14 @@ export function buildMcpServer(
   const server = new McpServer(
     { name: options.name ?? "dcc-mcp", version: options.version ?? "0.1.0" },
     {
-      capabilities: { tools: {}, logging: {} },
+      // The tool list never changes while the server runs, so no list_changed is ever sent.
+      capabilities: { tools: { listChanged: false }, logging: {} },
+      // The tool list is fixed for the server's life, so a 2026-07-28 client may cache it. It
+      // stays private: behind a bearer token the list is one principal's.
+      cacheHints: {
+        "tools/list": { ttlMs: toolListTtlMs, cacheScope: "private" },
+        "server/discover": { ttlMs: toolListTtlMs, cacheScope: "private" },
+      },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );

@@ -3,7 +3,7 @@
 // lines as notifications/message (only once the client has set a log level, and capped per call).
 
 import type { ExecuteLogEntry, ExecuteProgress } from "@dcc/executor";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "@modelcontextprotocol/server";
 
 /** Sends one notification tied to the current request. */
 export type SendNotification = (notification: {

@@ -1,5 +1,4 @@
 import { EventEmitter } from "node:events";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { CancelledStreams, cancelledIds } from "./cancelled-streams.ts";
 
@@ -10,11 +9,14 @@ const cancel = (requestId: unknown) => ({
 });
 
 /** Records which request streams were closed. */
-function recorder(): { transport: StreamableHTTPServerTransport; closed: unknown[] } {
+function recorder(): {
+  transport: Parameters<CancelledStreams["endCancelled"]>[0];
+  closed: unknown[];
+} {
   const closed: unknown[] = [];
   const transport = {
     closeSSEStream: (id: unknown) => closed.push(id),
-  } as unknown as StreamableHTTPServerTransport;
+  } as unknown as Parameters<CancelledStreams["endCancelled"]>[0];
   return { transport, closed };
 }
 

@@ -4,7 +4,7 @@
 // connection cap is reached after a few hundred cancels), a keep-alive timer each, and a session
 // that never counts as idle. This ends such a stream once its request is cancelled, when the POST
 // carried that request alone: a batch's other answers still need their stream.
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { RequestId } from "./undeliverable-requests.ts";
 
 interface MessageShape {
@@ -28,7 +28,10 @@ export class CancelledStreams {
   }
 
   /** Ends the streams of the watched requests that `body`'s notifications/cancelled name. */
-  endCancelled(transport: StreamableHTTPServerTransport, body: unknown): void {
+  endCancelled(
+    transport: Pick<NodeStreamableHTTPServerTransport, "closeSSEStream">,
+    body: unknown,
+  ): void {
     for (const id of cancelledIds(body)) {
       if (this.#lone.delete(id)) transport.closeSSEStream(id);
     }

@@ -1,10 +1,7 @@
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { revisions, type ToolResult } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
 import { initializeBody, jsonRpcHeaders, rawRequest } from "../__fixtures__/raw-http.ts";
-
-type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
 let harness: HttpHarness | undefined;
 afterEach(async () => {
@@ -12,9 +9,9 @@ afterEach(async () => {
   harness = undefined;
 });
 
-describe("dcc_execute cancellation", () => {
+describe.each(revisions)("dcc_execute cancellation (%s)", (revision) => {
   it("stops a script mid-loop on notifications/cancelled and runs no further dispatch", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const { journal } = harness.test;
     const abort = new AbortController();
@@ -25,7 +22,6 @@ describe("dcc_execute cancellation", () => {
           code: "for (let i = 0; i < 1000000; i++) { dispatch('tick', {}); }\nreturn 'finished';",
         },
       },
-      undefined,
       { signal: abort.signal },
     );
     expect(await waitUntil(() => journal.ticks >= 3)).toBe(true);
@@ -40,7 +36,7 @@ describe("dcc_execute cancellation", () => {
   });
 
   it("stops a script spinning without any dispatch", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const abort = new AbortController();
     const call = client.callTool(
@@ -48,7 +44,6 @@ describe("dcc_execute cancellation", () => {
         name: "dcc_execute",
         arguments: { code: "dispatch('tick', {}); let n = 0; while (true) { n++; }" },
       },
-      undefined,
       { signal: abort.signal },
     );
     expect(await waitUntil(() => harness?.test.journal.ticks === 1)).toBe(true);
@@ -59,7 +54,7 @@ describe("dcc_execute cancellation", () => {
   });
 
   it("cancels a host command mid-dispatch through checkCancelled() and the command signal", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const { journal } = harness.test;
     const abort = new AbortController();
@@ -68,17 +63,90 @@ describe("dcc_execute cancellation", () => {
         name: "dcc_execute",
         arguments: { code: "await dispatch('block', {}); await dispatch('tick', {});" },
       },
-      undefined,
       { signal: abort.signal },
     );
     expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
     abort.abort();
     await expect(call).rejects.toThrow();
     expect(await harness.test.idle()).toBe(true);
-    expect(journal.blockSawCancel).toBe(true);
+    // The host command notices within its next poll; the script may have answered already.
+    expect(await waitUntil(() => journal.blockSawCancel)).toBe(true);
     expect(journal.calls).not.toContain("tick");
   });
+});
 
+describe.each(revisions)("dcc_execute cancellation races (%s)", (revision) => {
+  it("stops a script cancelled while its sandbox is still starting", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const client = await harness.connect();
+    const abort = new AbortController();
+    const call = client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: { code: "dispatch('tick', {}); for (;;) {}", timeout_secs: 20 },
+      },
+      { signal: abort.signal },
+    );
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    // A later call on the same session proves the server has seen (and settled) the first.
+    await client.callTool({ name: "dcc_execute", arguments: { code: "return 1;" } });
+    expect(await harness.test.idle(10_000)).toBe(true);
+    // Either the request was dropped (it never ran) or it ran and stopped as cancelled.
+    const cancelled = harness.test.results.filter((result) => result["output"] !== 1);
+    expect(cancelled.length).toBeLessThanOrEqual(1);
+    for (const result of cancelled) expect(result).toMatchObject({ success: false });
+    expect(harness.test.results.some((result) => result["output"] === 1)).toBe(true);
+  });
+});
+
+describe.each(revisions)("dcc_execute progress and logs (%s)", (revision) => {
+  it("turns progress() into increasing notifications/progress ending at the last value", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const client = await harness.connect();
+    const seen: number[] = [];
+    const result = (await client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: "for (let i = 1; i <= 20; i++) { progress(i, 20, 'step ' + i); dispatch('tick', {}); }\nreturn 'ok';",
+        },
+      },
+      { onprogress: (progress) => seen.push(progress.progress) },
+    )) as ToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe(20);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
+  });
+
+  it("streams console lines as log notifications only once the client asks for a level", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const client = await harness.connect();
+    const messages: unknown[] = [];
+    client.onLog((params) => {
+      messages.push(params);
+    });
+    await client.callTool({
+      name: "dcc_execute",
+      arguments: { code: "console.log('before level'); return 1;" },
+    });
+    expect(messages).toEqual([]);
+    await client.setLogLevel("warning");
+    await client.callTool({
+      name: "dcc_execute",
+      arguments: {
+        code: "console.log('quiet'); console.warn('careful'); console.error('broken'); return 1;",
+      },
+    });
+    expect(messages).toEqual([
+      { level: "warning", logger: "maya", data: "careful" },
+      { level: "error", logger: "maya", data: "broken" },
+    ]);
+  });
+});
+
+describe("dcc_execute on a 2025-11-25 session", () => {
   it("ends a cancelled call's response stream instead of holding its connection open", async () => {
     harness = await startHttpHarness();
     const url = harness.url;
@@ -121,24 +189,6 @@ describe("dcc_execute cancellation", () => {
     expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
   }, 60_000);
 
-  it("cancels running calls when the session's transport closes (DELETE)", async () => {
-    harness = await startHttpHarness();
-    const client = await harness.connect();
-    const { journal } = harness.test;
-    const call = client.callTool({
-      name: "dcc_execute",
-      arguments: { code: "await dispatch('block', {});" },
-    });
-    call.catch(() => {});
-    expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
-    await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    expect(await harness.test.idle()).toBe(true);
-    expect(journal.blockSawCancel).toBe(true);
-    expect(harness.server.sessionCount).toBe(0);
-  });
-});
-
-describe("dcc_execute cancellation races", () => {
   it("drops a request whose notifications/cancelled arrived before it", async () => {
     harness = await startHttpHarness();
     const init = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody });
@@ -168,74 +218,20 @@ describe("dcc_execute cancellation races", () => {
     expect(harness.test.journal.calls).toEqual(["tick"]);
   });
 
-  it("stops a script cancelled while its sandbox is still starting", async () => {
+  it("cancels running calls when the session's transport closes (DELETE)", async () => {
     harness = await startHttpHarness();
     const client = await harness.connect();
-    const abort = new AbortController();
-    const call = client.callTool(
-      {
-        name: "dcc_execute",
-        arguments: { code: "dispatch('tick', {}); for (;;) {}", timeout_secs: 20 },
-      },
-      undefined,
-      { signal: abort.signal },
-    );
-    abort.abort();
-    await expect(call).rejects.toThrow();
-    // A later call on the same session proves the server has seen (and settled) the first.
-    await client.callTool({ name: "dcc_execute", arguments: { code: "return 1;" } });
-    expect(await harness.test.idle(10_000)).toBe(true);
-    // Either the request was dropped (it never ran) or it ran and stopped as cancelled.
-    const cancelled = harness.test.results.filter((result) => result["output"] !== 1);
-    expect(cancelled.length).toBeLessThanOrEqual(1);
-    for (const result of cancelled) expect(result).toMatchObject({ success: false });
-    expect(harness.test.results.some((result) => result["output"] === 1)).toBe(true);
-  });
-});
-
-describe("dcc_execute progress and logs", () => {
-  it("turns progress() into increasing notifications/progress ending at the last value", async () => {
-    harness = await startHttpHarness();
-    const client = await harness.connect();
-    const seen: number[] = [];
-    const result = (await client.callTool(
-      {
-        name: "dcc_execute",
-        arguments: {
-          code: "for (let i = 1; i <= 20; i++) { progress(i, 20, 'step ' + i); dispatch('tick', {}); }\nreturn 'ok';",
-        },
-      },
-      undefined,
-      { onprogress: (progress) => seen.push(progress.progress) },
-    )) as ToolResult;
-    expect(result.isError).toBeFalsy();
-    expect(seen.length).toBeGreaterThan(0);
-    expect(seen.at(-1)).toBe(20);
-    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
-  });
-
-  it("streams console lines as log notifications only after logging/setLevel", async () => {
-    harness = await startHttpHarness();
-    const client = await harness.connect();
-    const messages: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      messages.push(notification.params);
-    });
-    await client.callTool({
+    const { journal } = harness.test;
+    const call = client.callTool({
       name: "dcc_execute",
-      arguments: { code: "console.log('before level'); return 1;" },
+      arguments: { code: "await dispatch('block', {});" },
     });
-    expect(messages).toEqual([]);
-    await client.setLoggingLevel("warning");
-    await client.callTool({
-      name: "dcc_execute",
-      arguments: {
-        code: "console.log('quiet'); console.warn('careful'); console.error('broken'); return 1;",
-      },
-    });
-    expect(messages).toEqual([
-      { level: "warning", logger: "maya", data: "careful" },
-      { level: "error", logger: "maya", data: "broken" },
-    ]);
+    call.catch(() => {});
+    expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
+    await client.terminateSession();
+    expect(await harness.test.idle()).toBe(true);
+    // The host command notices within its next poll; the script may have answered already.
+    expect(await waitUntil(() => journal.blockSawCancel)).toBe(true);
+    expect(harness.server.sessionCount).toBe(0);
   });
 });

@@ -3,12 +3,7 @@
 // async job under a server-owned job id and CancelToken.
 import { randomUUID } from "node:crypto";
 import { executeMessage } from "@dcc/executor";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type {
-  LoggingLevel,
-  ServerNotification,
-  ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import type { BridgeExecuteOptions, BridgeExecutor, BridgeResult } from "../bridge-executor.ts";
 import type { JobManager, JobWorkContext } from "../job-manager.ts";
 import type { JobQueue } from "../job-queue.ts";
@@ -16,6 +11,7 @@ import type { JobRecord } from "../job-store.ts";
 import { runInCallContext } from "./call-context.ts";
 import { CallNotifier, type SendNotification } from "./call-notifier.ts";
 import { jobView } from "./job-view.ts";
+import type { LogLevelReader } from "./log-level.ts";
 import { submissionFailed } from "./queue-unavailable.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
@@ -24,13 +20,13 @@ import type { ExecuteArguments } from "./tool-schemas.ts";
 export interface ExecuteCallSettings {
   jobs: JobManager;
   executeToolName: string;
-  logLevel: () => LoggingLevel | undefined;
+  logLevel: LogLevelReader;
   progressIntervalMs: number;
   maxLogNotifications: number;
   maxResultChars: number;
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /** Runs a script call and returns its envelope (the job handle for async calls). */
 export async function runExecuteCall(
@@ -49,7 +45,7 @@ export async function runExecuteCall(
       errorCode: "INVALID_INPUT",
     };
   }
-  const meta = dccMeta(extra._meta);
+  const meta = dccMeta(extra.mcpReq._meta);
   const parentJobId = meta.parentJobId;
   const runOptions = { dccName, ...(parentJobId === undefined ? {} : { parentJobId }) };
 
@@ -80,22 +76,24 @@ export async function runExecuteCall(
   }
 
   const notifier = new CallNotifier({
-    send: extra.sendNotification as SendNotification,
-    progressToken: extra._meta?.progressToken,
-    logLevel: settings.logLevel,
+    send: extra.mcpReq.notify as SendNotification,
+    progressToken: extra.mcpReq._meta?.progressToken,
+    logLevel: () => settings.logLevel(extra),
     logger: dccName,
     intervalMs: settings.progressIntervalMs,
     maxLogNotifications: settings.maxLogNotifications,
   });
   try {
-    const result = await settings.jobs.runCall({ ...runOptions, signal: extra.signal }, (context) =>
-      runScript(
-        executor,
-        args,
-        context,
-        { onProgress: notifier.onProgress, onLog: notifier.onLog },
-        extra.sessionId,
-      ),
+    const result = await settings.jobs.runCall(
+      { ...runOptions, signal: extra.mcpReq.signal },
+      (context) =>
+        runScript(
+          executor,
+          args,
+          context,
+          { onProgress: notifier.onProgress, onLog: notifier.onLog },
+          extra.sessionId,
+        ),
     );
     return result ?? busy(dccName, "scripts");
   } finally {

@@ -1,7 +1,8 @@
 // Stateful Streamable HTTP sessions: one McpServer and transport per session id, bounded in count,
 // dropped when idle. A session with an open response (a running call, an SSE stream) is not idle.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { CancelledStreams } from "./cancelled-streams.ts";
 import type { EarlyCancels } from "./early-cancels.ts";
 
@@ -9,7 +10,7 @@ import type { EarlyCancels } from "./early-cancels.ts";
 export interface HttpSession {
   id: string;
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   lastActivity: number;
   openResponses: number;
   earlyCancels: EarlyCancels;

@@ -1,3 +1,4 @@
+import { revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
 
@@ -22,9 +23,9 @@ async function call(
   return { ...(result.structuredContent ?? {}), isError: result.isError ?? false };
 }
 
-describe("async jobs on dcc_execute", () => {
+describe.each(revisions)("async jobs on dcc_execute (%s)", (revision) => {
   it("starts a job from _meta.dcc.async, reports status, and returns the result", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const started = await call(
       client,
@@ -43,7 +44,7 @@ describe("async jobs on dcc_execute", () => {
   });
 
   it("keeps a job's latest progress, and leaves a finished job alone on cancel", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const started = await call(client, {
       code: "progress(1, 4, 'one'); progress(4, 4, 'all'); return 'done';",
@@ -73,7 +74,7 @@ describe("async jobs on dcc_execute", () => {
   });
 
   it("cancel really stops the job's work, and the status becomes cancelled", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     const { journal } = harness.test;
     const started = await call(client, {
@@ -96,7 +97,7 @@ describe("async jobs on dcc_execute", () => {
   });
 
   it("cascades cancellation from a parent job to its child", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const client = await harness.connect();
     // Host commands run one at a time (one DCC main thread), so both jobs spin in the sandbox.
     const parent = await call(client, { code: "dispatch('tick', {}); for (;;) {}", async: true });
@@ -116,7 +117,7 @@ describe("async jobs on dcc_execute", () => {
   });
 
   it("reports unknown job ids and jobs of another sessions alike", async () => {
-    harness = await startHttpHarness();
+    harness = await startHttpHarness({}, { revision });
     const first = await harness.connect();
     const second = await harness.connect();
     const started = await call(first, { code: "return 1;", async: true });
@@ -132,7 +133,7 @@ describe("async jobs on dcc_execute", () => {
   });
 
   it("refuses new jobs when maxRunningJobs are running", async () => {
-    harness = await startHttpHarness({ maxRunningJobs: 1 });
+    harness = await startHttpHarness({ maxRunningJobs: 1 }, { revision });
     const client = await harness.connect();
     const first = await call(client, {
       code: "await dispatch('block', {});",

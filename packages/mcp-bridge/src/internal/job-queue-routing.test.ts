@@ -1,6 +1,7 @@
 // With a JobQueue configured, async calls and job actions go to it, and a queue that cannot be
 // reached fails only the job calls.
 import { ScriptNotFoundError } from "@dcc/executor";
+import { revisions } from "@dcc/mcp-test-clients";
 import { describe, expect, it } from "vitest";
 import { startHttpHarness } from "../__fixtures__/http-harness.ts";
 import type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "../job-queue.ts";
@@ -42,10 +43,10 @@ const downQueue: JobQueue = {
   cancel: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:1")),
 };
 
-describe("dcc_execute with a job queue", () => {
+describe.each(revisions)("dcc_execute with a job queue (%s)", (revision) => {
   it("submits async scripts under a server-owned id and answers job actions from the queue", async () => {
     const queue = new RecordingQueue();
-    const harness = await startHttpHarness({ jobQueue: queue });
+    const harness = await startHttpHarness({ jobQueue: queue }, { revision });
     try {
       const client = await harness.connect();
       const call = async (args: Record<string, unknown>, meta?: Record<string, unknown>) =>
@@ -86,7 +87,7 @@ describe("dcc_execute with a job queue", () => {
   });
 
   it("fails submit and status with JOB_QUEUE_UNAVAILABLE while other calls keep working", async () => {
-    const harness = await startHttpHarness({ jobQueue: downQueue });
+    const harness = await startHttpHarness({ jobQueue: downQueue }, { revision });
     try {
       const client = await harness.connect();
       const call = async (args: Record<string, unknown>) =>
@@ -112,7 +113,7 @@ describe("dcc_execute with a job queue", () => {
       submit: (submission) =>
         Promise.reject(new ScriptNotFoundError({ filePath: String(submission.filePath) })),
     };
-    const harness = await startHttpHarness({ jobQueue: refusing });
+    const harness = await startHttpHarness({ jobQueue: refusing }, { revision });
     try {
       const client = await harness.connect();
       const result = (await client.callTool({

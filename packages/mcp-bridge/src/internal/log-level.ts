@@ -1,7 +1,24 @@
-// The SDK sends notifications/message to a session that never called logging/setLevel; we stream
-// console lines only to clients that asked, so the bridge tracks the level itself per McpServer.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+// Console lines stream only to clients that asked for them. A 2025-11-25 client asks once per
+// session with logging/setLevel, which the bridge records per McpServer (the SDK would otherwise
+// send to a session that never set a level); a 2026-07-28 client asks per request, with the
+// log level key of the request's _meta envelope.
+import {
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
+  type McpServer,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+
+const levels: ReadonlySet<string> = new Set([
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+]);
 
 interface LogState {
   level: LoggingLevel | undefined;
@@ -9,11 +26,15 @@ interface LogState {
 
 const states = new WeakMap<McpServer, LogState>();
 
+/** Reads the level that applies to one request; undefined when the client asked for no lines. */
+export type LogLevelReader = (context: ServerContext) => LoggingLevel | undefined;
+
 /**
  * Declares the logging capability (when the server is not connected yet) and records the level
- * each client sets. Returns a reader of the current level; idempotent per server.
+ * a 2025 client sets. Returns a reader of the level that applies to a request; idempotent per
+ * server.
  */
-export function trackLogLevel(server: McpServer): () => LoggingLevel | undefined {
+export function trackLogLevel(server: McpServer): LogLevelReader {
   let state = states.get(server);
   if (state === undefined) {
     const created: LogState = { level: undefined };
@@ -21,8 +42,9 @@ export function trackLogLevel(server: McpServer): () => LoggingLevel | undefined
     states.set(server, created);
     try {
       server.server.registerCapabilities({ logging: {} });
-      server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-        created.level = request.params.level;
+      server.server.setRequestHandler("logging/setLevel", async (request) => {
+        const level = request.params.level;
+        if (levels.has(level)) created.level = level;
         return {};
       });
     } catch {
@@ -30,5 +52,11 @@ export function trackLogLevel(server: McpServer): () => LoggingLevel | undefined
     }
   }
   const current = state;
-  return () => current.level;
+  return (context) => {
+    // The envelope is present exactly on 2026-07-28 requests.
+    const envelope = context.mcpReq.envelope;
+    if (envelope === undefined) return current.level;
+    const level = (envelope as Record<string, unknown>)[LOG_LEVEL_META_KEY];
+    return typeof level === "string" && levels.has(level) ? (level as LoggingLevel) : undefined;
+  };
 }

@@ -1,7 +1,7 @@
 // Turns an executor envelope into an MCP tool result: structuredContent plus the same JSON as text,
 // isError when success is false. Oversized envelopes are trimmed structurally (whole array items,
 // object keys, string tails), never by cutting serialised JSON.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { BridgeResult } from "../bridge-executor.ts";
 
 interface ShrinkLimits {

@@ -1,13 +1,11 @@
 // Zod shapes of the two tools. Messages name the argument and the rule, because the SDK forwards
 // them verbatim to the agent ("Input validation error: Invalid arguments for tool …").
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
   CallToolResult,
-  ServerNotification,
-  ServerRequest,
+  McpServer,
+  ServerContext,
   ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { BridgeExecutorLimits, BridgeSearchLimits } from "../bridge-executor.ts";
 
@@ -101,11 +99,41 @@ function rangeText(name: string, max: number): string {
   return `${name} must be between 1 and ${max}`;
 }
 
+/**
+ * The schema with its JSON Schema conversions remembered. The SDK converts a tool's schemas
+ * (through the Standard Schema `jsonSchema` interface) once per McpServer, which on 2026-07-28
+ * is once per request; the conversion costs more than the rest of a search call.
+ */
+function withJsonSchemaMemo<T extends z.ZodType>(schema: T): T {
+  const standard = schema["~standard"];
+  const convert = standard.jsonSchema;
+  const memo = new Map<string, Record<string, unknown>>();
+  const remembered =
+    (io: "input" | "output") =>
+    (options: Parameters<typeof convert.input>[0]): Record<string, unknown> => {
+      const key = `${io} ${options.target}`;
+      let json = memo.get(key);
+      if (json === undefined) {
+        json = convert[io](options);
+        memo.set(key, json);
+      }
+      return json;
+    };
+  return {
+    "~standard": {
+      ...standard,
+      jsonSchema: { input: remembered("input"), output: remembered("output") },
+    },
+  } as unknown as T;
+}
+
 /** Output envelope shared by both tools: `success` and `message` always, other fields pass through. */
-const envelopeShape = z.looseObject({
-  success: z.boolean(),
-  message: z.string(),
-});
+const envelopeShape = withJsonSchemaMemo(
+  z.looseObject({
+    success: z.boolean(),
+    message: z.string(),
+  }),
+);
 
 /** Parsed execute arguments (kept in step with `executeInputShape`; the compiler checks it). */
 export interface ExecuteArguments {
@@ -128,7 +156,7 @@ export interface SearchArguments {
 }
 
 /** The SDK's per-request context as the tool handlers see it. */
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type ToolExtra = ServerContext;
 
 /** Display fields of one tool. */
 export interface ToolText {
@@ -136,6 +164,27 @@ export interface ToolText {
   title: string;
   description: string;
   annotations: ToolAnnotations;
+}
+
+// Building a zod schema costs far more than registering it, and a 2026-07-28 request gets an
+// McpServer of its own: the schemas are built once per distinct set of limits and shared (zod
+// schemas are immutable).
+const searchSchema = (limits: BridgeSearchLimits | undefined) => z.object(searchInputShape(limits));
+const executeSchema = (limits: BridgeExecutorLimits | undefined) =>
+  z.object(executeInputShape(limits));
+const searchSchemas = new Map<string, ReturnType<typeof searchSchema>>();
+const executeSchemas = new Map<string, ReturnType<typeof executeSchema>>();
+
+function cached<T>(cache: Map<string, T>, limits: object | undefined, build: () => T): T {
+  const key = JSON.stringify(limits ?? null);
+  let schema = cache.get(key);
+  if (schema === undefined) {
+    schema = build();
+    // Bounded: an executor's limits are fixed, so a process sees a handful of distinct sets.
+    if (cache.size >= 64) cache.clear();
+    cache.set(key, schema);
+  }
+  return schema;
 }
 
 /** Registers the search tool with its schemas, built from the executor's `searchLimits`. */
@@ -148,7 +197,11 @@ export function registerSearchTool(
   const { name, ...config } = text;
   server.registerTool(
     name,
-    { ...config, inputSchema: searchInputShape(limits), outputSchema: envelopeShape },
+    {
+      ...config,
+      inputSchema: cached(searchSchemas, limits, () => searchSchema(limits)),
+      outputSchema: envelopeShape,
+    },
     handler,
   );
 }
@@ -163,7 +216,11 @@ export function registerExecuteTool(
   const { name, ...config } = text;
   server.registerTool(
     name,
-    { ...config, inputSchema: executeInputShape(limits), outputSchema: envelopeShape },
+    {
+      ...config,
+      inputSchema: cached(executeSchemas, limits, () => executeSchema(limits)),
+      outputSchema: envelopeShape,
+    },
     handler,
   );
 }

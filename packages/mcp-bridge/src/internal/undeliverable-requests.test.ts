@@ -1,8 +1,14 @@
 import { request } from "node:http";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
-import { initializeBody, jsonRpcHeaders, rawRequest } from "../__fixtures__/raw-http.ts";
+import {
+  initializeBody,
+  jsonRpcHeaders,
+  modernBody,
+  modernHeaders,
+  rawRequest,
+} from "../__fixtures__/raw-http.ts";
 import { requestIds, withoutRequests } from "./undeliverable-requests.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -36,58 +42,77 @@ async function stopped(key: string): Promise<boolean> {
   return quiet && counted(key) === frozen;
 }
 
-function startCall(client: Client, code: string): Promise<unknown> {
+function startCall(client: TestClient, code: string): Promise<unknown> {
   const call = client.callTool(
     { name: "dcc_execute", arguments: { code, timeout_secs: 60 } },
-    undefined,
     { timeout: 70_000 },
   );
   call.catch(() => {});
   return call;
 }
 
-describe("a request whose response stream closes before its result", () => {
-  it("client.close() stops a spinning script; a call of another session runs on", async () => {
-    harness = await startHttpHarness();
-    const leaving = await harness.connect();
-    const staying = await harness.connect();
-    startCall(leaving, spin("left"));
-    const other = startCall(
-      staying,
-      "for (let i = 0; i < 300; i++) { dispatch('count', { key: 'stayed' }); const until = Date.now() + 2; while (Date.now() < until) {} } return 'stayed';",
-    );
-    expect(await waitUntil(() => counted("left") > 10 && counted("stayed") > 10)).toBe(true);
-    await leaving.close();
-    expect(await stopped("left")).toBe(true);
-    expect(((await other) as ToolResult).structuredContent?.["output"]).toBe("stayed");
-    expect(counted("stayed")).toBe(300);
-    expect(await harness.test.idle()).toBe(true);
-    expect(harness.test.results).toContainEqual(
-      expect.objectContaining({ success: false, errorCode: "CANCELLED" }),
-    );
-    // The other session is still served.
-    const after = (await staying.callTool({
-      name: "dcc_execute",
-      arguments: { code: "return dispatch('tick', {});" },
-    })) as ToolResult;
-    expect(after.structuredContent?.["output"]).toBe(1);
-  });
+describe.each(revisions)(
+  "a request whose response stream closes before its result (%s)",
+  (revision) => {
+    it("client.close() stops a spinning script; a call of another session runs on", async () => {
+      harness = await startHttpHarness({}, { revision });
+      const leaving = await harness.connect();
+      const staying = await harness.connect();
+      startCall(leaving, spin("left"));
+      const other = startCall(
+        staying,
+        "for (let i = 0; i < 300; i++) { dispatch('count', { key: 'stayed' }); const until = Date.now() + 2; while (Date.now() < until) {} } return 'stayed';",
+      );
+      expect(await waitUntil(() => counted("left") > 10 && counted("stayed") > 10)).toBe(true);
+      await leaving.close();
+      expect(await stopped("left")).toBe(true);
+      expect(((await other) as ToolResult).structuredContent?.["output"]).toBe("stayed");
+      expect(counted("stayed")).toBe(300);
+      expect(await harness.test.idle()).toBe(true);
+      expect(harness.test.results).toContainEqual(
+        expect.objectContaining({ success: false, errorCode: "CANCELLED" }),
+      );
+      // The other session is still served.
+      const after = (await staying.callTool({
+        name: "dcc_execute",
+        arguments: { code: "return dispatch('tick', {});" },
+      })) as ToolResult;
+      expect(after.structuredContent?.["output"]).toBe(1);
+    });
 
-  it("client.close() aborts a host command the script is blocked in", async () => {
-    harness = await startHttpHarness();
-    const leaving = await harness.connect();
-    const { journal } = harness.test;
-    startCall(leaving, "await dispatch('block', {}); dispatch('tick', {}); return 'unreachable';");
-    expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
-    await leaving.close();
-    // block gives up by itself after 10 s; the cancel must come well before that.
-    expect(await waitUntil(() => journal.blockSawCancel, 60_000)).toBe(true);
-    expect(await harness.test.idle(5000)).toBe(true);
-    expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
-    expect(journal.ticks).toBe(0);
-  });
+    it("client.close() aborts a host command the script is blocked in", async () => {
+      harness = await startHttpHarness({}, { revision });
+      const leaving = await harness.connect();
+      const { journal } = harness.test;
+      startCall(
+        leaving,
+        "await dispatch('block', {}); dispatch('tick', {}); return 'unreachable';",
+      );
+      expect(await waitUntil(() => journal.calls.includes("block"))).toBe(true);
+      await leaving.close();
+      // block gives up by itself after 10 s; the cancel must come well before that.
+      expect(await waitUntil(() => journal.blockSawCancel, 60_000)).toBe(true);
+      expect(await harness.test.idle(5000)).toBe(true);
+      expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
+      expect(journal.ticks).toBe(0);
+    });
 
-  it("a raw POST whose socket is destroyed mid-call stops its script", async () => {
+    it("a response that ends normally cancels nothing", async () => {
+      harness = await startHttpHarness({}, { revision });
+      const client = await harness.connect();
+      const done = (await client.callTool({
+        name: "dcc_execute",
+        arguments: { code: "dispatch('tick', {}); return 'done';" },
+      })) as ToolResult;
+      expect(done.structuredContent?.["output"]).toBe("done");
+      await client.close();
+      expect(harness.test.results).toEqual([expect.objectContaining({ success: true })]);
+    });
+  },
+);
+
+describe("a raw POST whose socket is destroyed mid-call", () => {
+  it("stops its script on a 2025-11-25 session", async () => {
     harness = await startHttpHarness();
     const init = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody });
     const headers = {
@@ -128,16 +153,34 @@ describe("a request whose response stream closes before its result", () => {
     expect(harness.server.sessionCount).toBe(1);
   });
 
-  it("a response that ends normally cancels nothing", async () => {
+  it("stops its script on 2026-07-28", async () => {
     harness = await startHttpHarness();
-    const client = await harness.connect();
-    const done = (await client.callTool({
-      name: "dcc_execute",
-      arguments: { code: "dispatch('tick', {}); return 'done';" },
-    })) as ToolResult;
-    expect(done.structuredContent?.["output"]).toBe("done");
-    await client.close();
-    expect(harness.test.results).toEqual([expect.objectContaining({ success: true })]);
+    const post = request(harness.url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "dcc_execute"),
+    });
+    post.on("error", () => {});
+    post.end(
+      modernBody(5, "tools/call", {
+        name: "dcc_execute",
+        arguments: { code: spin("raw"), timeout_secs: 60 },
+      }),
+    );
+    expect(await waitUntil(() => counted("raw") > 10)).toBe(true);
+    post.destroy();
+    expect(await stopped("raw")).toBe(true);
+    expect(await harness.test.idle(5000)).toBe(true);
+    expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
+    // Nothing was kept for the request: no session, and the next request is answered.
+    const next = await rawRequest(harness.url, {
+      headers: modernHeaders("tools/call", "dcc_execute"),
+      body: modernBody(6, "tools/call", {
+        name: "dcc_execute",
+        arguments: { code: "return dispatch('tick', {});" },
+      }),
+    });
+    expect(next.body).toContain('"output":1');
+    expect(harness.server.sessionCount).toBe(0);
   });
 });
 

@@ -1,0 +1,13 @@
+/**
+ * `@dcc/mcp-test-clients`: a private test helper (tooling, outside the layers). Connects the
+ * official MCP client of either protocol revision behind one interface.
+ */
+export type {
+  CallOptions,
+  ClientTarget,
+  ListedTool,
+  Revision,
+  TestClient,
+  ToolResult,
+} from "./connect-client.ts";
+export { connectClient, revisions } from "./connect-client.ts";
