@@ -3,6 +3,7 @@
 import { pathToFileURL } from "node:url";
 import {
   type DccApiExecutor,
+  type ExecuteOptions,
   type ExecuteResult,
   executeMessage,
   type ScriptStore,
@@ -44,12 +45,11 @@ export async function runFarmJob(
     const tracked = work.catch(() => {}).finally(() => pending.delete(tracked));
     pending.add(tracked);
   };
-  const options = {
+  const options: ExecuteOptions = {
     ...(job.data.timeoutSecs === undefined ? {} : { timeoutSecs: job.data.timeoutSecs }),
     signal,
-    onProgress: (progress: Parameters<typeof job.updateProgress>[0] & object) =>
-      track(job.updateProgress({ ...progress })),
-    onLog: (entry: { level: string; message: string }) => {
+    onProgress: (progress) => track(job.updateProgress({ ...progress })),
+    onLog: (entry) => {
       if (lines >= context.maxLogLines) return;
       lines += 1;
       track(job.log(`${entry.level}: ${entry.message}`));
@@ -63,7 +63,7 @@ export async function runFarmJob(
   await Promise.allSettled([...pending]);
   if (!result.success && signal.aborted) {
     // A host command that noticed the abort first fails with its own error; it was still a cancel.
-    return { ...result, message: `Script was cancelled on ${dccName}.`, errorCode: "CANCELLED" };
+    return { ...result, message: executeMessage(dccName, "CANCELLED"), errorCode: "CANCELLED" };
   }
   return fit(result, context.maxResultChars);
 }
@@ -76,7 +76,7 @@ export async function runFarmJob(
 async function runScriptJob(
   data: FarmJobData,
   context: FarmJobContext,
-  options: Parameters<DccApiExecutor["executeParams"]>[1],
+  options: ExecuteOptions,
 ): Promise<Envelope> {
   const script = data.script as NonNullable<FarmJobData["script"]>;
   let local: string;
