@@ -31,6 +31,39 @@ describe("CallNotifier", () => {
     });
   });
 
+  it("waits in flush until every notification was handed on, but not for one that never is", async () => {
+    const order: string[] = [];
+    let release: () => void = () => {};
+    const notifier = new CallNotifier({
+      ...base,
+      send: (notification) =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            order.push(`sent ${String(notification.params["progress"])}`);
+            resolve();
+          };
+        }),
+      progressToken: "t",
+      logLevel: () => undefined,
+      intervalMs: 60_000,
+    });
+    notifier.onProgress({ progress: 1 });
+    const flushed = notifier.flush().then(() => order.push("flushed"));
+    setTimeout(() => release(), 20);
+    await flushed;
+    expect(order).toEqual(["sent 1", "flushed"]);
+
+    const stuck = new CallNotifier({
+      ...base,
+      send: () => new Promise<void>(() => {}),
+      progressToken: "t",
+      logLevel: () => undefined,
+      intervalMs: 0,
+    });
+    stuck.onProgress({ progress: 1 });
+    await stuck.flush(50);
+  });
+
   it("drops values that do not increase, and NaN", () => {
     const { send, sent } = recorder();
     const notifier = new CallNotifier({

@@ -48,6 +48,7 @@ export class CallNotifier {
   #pending: ExecuteProgress | undefined;
   #timer: NodeJS.Timeout | undefined;
   #logsSent = 0;
+  readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: CallNotifierOptions) {
     this.#options = options;
@@ -71,19 +72,38 @@ export class CallNotifier {
     const level = consoleLevel[entry.level] ?? "info";
     if (severity[level] < severity[threshold]) return;
     this.#logsSent += 1;
-    this.#options
-      .send({
-        method: "notifications/message",
-        params: { level, logger: this.#options.logger, data: entry.message },
-      })
-      .catch(() => {});
+    this.#send({
+      method: "notifications/message",
+      params: { level, logger: this.#options.logger, data: entry.message },
+    });
   };
 
-  /** Sends a held-back progress report at once, so none arrives after the result. */
-  flush(): void {
+  /**
+   * Sends a held-back progress report at once, then waits (up to `waitMs`) until every
+   * notification of the call has been handed to the transport, so none arrives after the result:
+   * a send may take a few turns of the event loop before it writes.
+   */
+  async flush(waitMs = 2000): Promise<void> {
     if (this.#pending !== undefined) this.#sendPending();
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.#inFlight]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  #send(notification: Parameters<SendNotification>[0]): void {
+    const sent = this.#options
+      .send(notification)
+      .catch(() => {})
+      .finally(() => this.#inFlight.delete(sent));
+    this.#inFlight.add(sent);
   }
 
   #sendPending(): void {
@@ -99,6 +119,6 @@ export class CallNotifier {
     const params: Record<string, unknown> = { progressToken: token, progress: progress.progress };
     if (progress.total !== undefined) params["total"] = progress.total;
     if (progress.message !== undefined) params["message"] = progress.message;
-    this.#options.send({ method: "notifications/progress", params }).catch(() => {});
+    this.#send({ method: "notifications/progress", params });
   }
 }

@@ -97,7 +97,7 @@ export async function runExecuteCall(
     );
     return result ?? busy(dccName, "scripts");
   } finally {
-    notifier.flush();
+    await notifier.flush();
   }
 }
 
