@@ -256,7 +256,8 @@ describe("McpHttpServer sessions", () => {
       true,
     );
     await harness.server.close();
-    expect(harness.test.journal.blockSawCancel).toBe(true);
+    // The script stops at once; the host command notices the cancel at its next check.
+    expect(await waitUntil(() => harness?.test.journal.blockSawCancel === true)).toBe(true);
     expect(await harness.test.idle()).toBe(true);
     await expect(
       rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody }),

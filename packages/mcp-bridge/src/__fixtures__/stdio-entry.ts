@@ -16,6 +16,8 @@ const reporter = setInterval(() => {
 }, 2);
 const server = await runStdioServer({ name: "stdio-test", executors: [test.real] });
 await server.closed;
+// A host command notices a cancel at its next check, which may come after the script stopped.
+await test.idle();
 clearInterval(reporter);
 process.stderr.write(`JOURNAL ${JSON.stringify(test.journal)}\n`);
 await test.close();

@@ -90,7 +90,8 @@ describe.each(revisions)("async jobs on dcc_execute (%s)", (revision) => {
       success: true,
       job: { status: "cancelled", cancel_requested: true },
     });
-    expect(journal.blockSawCancel).toBe(true);
+    // The script stopped; the host command notices the cancel at its next check.
+    expect(await waitUntil(() => journal.blockSawCancel)).toBe(true);
     expect(journal.calls).not.toContain("tick");
     const result = await call(client, { job_id: jobId, job_action: "result" });
     expect(result).toMatchObject({ success: false, isError: true, errorCode: "CANCELLED" });
