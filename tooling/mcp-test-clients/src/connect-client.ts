@@ -87,6 +87,19 @@ export async function connectClient(
   return revision === "2025-11-25" ? connectLegacy(target) : connectModern(target);
 }
 
+type StdioTarget = Extract<ClientTarget, { kind: "stdio" }>;
+
+/** The spawn parameters both SDKs' stdio transports take. */
+function stdioParameters(target: StdioTarget) {
+  return {
+    command: target.command,
+    args: target.args,
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    ...(target.env === undefined ? {} : { env: target.env }),
+    stderr: target.stderr ?? "pipe",
+  } as const;
+}
+
 async function connectLegacy(
   target: ClientTarget,
 ): Promise<{ client: TestClient; stderr: NodeJS.ReadableStream | null }> {
@@ -99,13 +112,7 @@ async function connectLegacy(
       }),
     );
   } else {
-    const transport = new LegacyStdioTransport({
-      command: target.command,
-      args: target.args,
-      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-      ...(target.env === undefined ? {} : { env: target.env }),
-      stderr: target.stderr ?? "pipe",
-    });
+    const transport = new LegacyStdioTransport(stdioParameters(target));
     await client.connect(transport);
     stderr = transport.stderr as NodeJS.ReadableStream | null;
   }
@@ -152,13 +159,7 @@ async function connectModern(
       }),
     );
   } else {
-    const transport = new ModernStdioTransport({
-      command: target.command,
-      args: target.args,
-      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-      ...(target.env === undefined ? {} : { env: target.env }),
-      stderr: target.stderr ?? "pipe",
-    });
+    const transport = new ModernStdioTransport(stdioParameters(target));
     await client.connect(transport);
     stderr = transport.stderr as NodeJS.ReadableStream | null;
   }
