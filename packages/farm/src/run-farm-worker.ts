@@ -135,7 +135,12 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
         cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
         maxResultChars,
         maxLogLines,
-      }).finally(() => rm(scriptsRoot, { recursive: true, force: true }));
+      }).finally(() =>
+        // Only a script job wrote there.
+        job.data.script === undefined
+          ? undefined
+          : rm(scriptsRoot, { recursive: true, force: true }),
+      );
     },
     {
       connection: bullConnection,
