@@ -6,17 +6,14 @@ import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FarmServer, pollUntil, startFarmServer } from "./__fixtures__/mcp-client.ts";
 import {
+  assertRedis,
   freePort,
-  redisAvailable,
-  redisInstall,
-  redisRequired,
+  redisTestsRun,
+  redisTitle,
   startRedis,
   type TestRedis,
 } from "./__fixtures__/redis-server.ts";
 import { startWorker, type WorkerProcess } from "./__fixtures__/worker-process.ts";
-
-const run = redisAvailable || redisRequired;
-const title = run ? "farm on a real Redis" : `farm on a real Redis (skipped: ${redisInstall})`;
 
 type Status = Record<string, unknown> & { job?: { status?: string } };
 const status = (server: FarmServer, jobId: string) =>
@@ -24,14 +21,13 @@ const status = (server: FarmServer, jobId: string) =>
 const finished = (value: Status) =>
   ["completed", "failed", "cancelled"].includes(String(value.job?.status));
 
-describe.skipIf(!run)(title, { timeout: 300_000 }, () => {
+describe.skipIf(!redisTestsRun)(redisTitle("farm on a real Redis"), { timeout: 300_000 }, () => {
   let redis: TestRedis;
   const workers: WorkerProcess[] = [];
   const servers: FarmServer[] = [];
 
   beforeAll(async () => {
-    if (!redisAvailable)
-      throw new Error(`DCC_REQUIRE_REDIS=1 but redis-server is missing: ${redisInstall}`);
+    assertRedis();
     redis = await startRedis();
     workers.push(await startWorker(redis.url));
   }, 300_000);

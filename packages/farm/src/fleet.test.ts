@@ -5,16 +5,14 @@ import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FarmServer, pollUntil, startFarmServer } from "./__fixtures__/mcp-client.ts";
 import {
-  redisAvailable,
-  redisInstall,
-  redisRequired,
+  assertRedis,
+  redisTestsRun,
+  redisTitle,
   startRedis,
   type TestRedis,
 } from "./__fixtures__/redis-server.ts";
 import { startWorker, type WorkerProcess } from "./__fixtures__/worker-process.ts";
 
-const run = redisAvailable || redisRequired;
-const title = run ? "a farm fleet" : `a farm fleet (skipped: ${redisInstall})`;
 const pool = "fleet";
 
 type Status = Record<string, unknown> & { job?: { status?: string } };
@@ -26,15 +24,14 @@ type Expected =
 
 const finalStates = ["completed", "failed", "cancelled"];
 
-describe.skipIf(!run)(title, { timeout: 600_000 }, () => {
+describe.skipIf(!redisTestsRun)(redisTitle("a farm fleet"), { timeout: 600_000 }, () => {
   let redis: TestRedis;
   let queue: Queue;
   const workers: WorkerProcess[] = [];
   const servers: FarmServer[] = [];
 
   beforeAll(async () => {
-    if (!redisAvailable)
-      throw new Error(`DCC_REQUIRE_REDIS=1 but redis-server is missing: ${redisInstall}`);
+    assertRedis();
     redis = await startRedis();
     queue = new Queue(`jobs-${pool}`, {
       connection: { host: "127.0.0.1", port: redis.port },

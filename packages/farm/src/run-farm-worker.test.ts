@@ -11,19 +11,14 @@ import type { DccAdapter, DccAdapterContext, DccHostStatus } from "@dcc/executor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pollUntil } from "./__fixtures__/mcp-client.ts";
 import {
-  redisAvailable,
-  redisInstall,
-  redisRequired,
+  assertRedis,
+  redisTestsRun,
+  redisTitle,
   startRedis,
   type TestRedis,
 } from "./__fixtures__/redis-server.ts";
 import { createFarmJobQueue, type FarmJobQueue } from "./farm-job-queue.ts";
 import { type FarmWorker, runFarmWorker } from "./run-farm-worker.ts";
-
-const run = redisAvailable || redisRequired;
-const title = run
-  ? "runFarmWorker and its host's status"
-  : `runFarmWorker and its host's status (skipped: ${redisInstall})`;
 
 /** An adapter whose one command names it, and whose host status the test sets. */
 function namedAdapter(name: string): DccAdapter & { report(status: DccHostStatus): void } {
@@ -41,88 +36,91 @@ function namedAdapter(name: string): DccAdapter & { report(status: DccHostStatus
   };
 }
 
-describe.skipIf(!run)(title, { timeout: 300_000 }, () => {
-  let redis: TestRedis;
-  let queue: FarmJobQueue;
-  const workers: FarmWorker[] = [];
+describe.skipIf(!redisTestsRun)(
+  redisTitle("runFarmWorker and its host's status"),
+  { timeout: 300_000 },
+  () => {
+    let redis: TestRedis;
+    let queue: FarmJobQueue;
+    const workers: FarmWorker[] = [];
 
-  beforeAll(async () => {
-    if (!redisAvailable)
-      throw new Error(`DCC_REQUIRE_REDIS=1 but redis-server is missing: ${redisInstall}`);
-    redis = await startRedis();
-    queue = createFarmJobQueue({ redis: { url: redis.url }, pools: { maya: "hosts" } });
-  }, 120_000);
+    beforeAll(async () => {
+      assertRedis();
+      redis = await startRedis();
+      queue = createFarmJobQueue({ redis: { url: redis.url }, pools: { maya: "hosts" } });
+    }, 120_000);
 
-  afterAll(async () => {
-    await Promise.allSettled(workers.map((worker) => worker.close()));
-    await queue?.close();
-    await redis?.stop();
-  }, 120_000);
+    afterAll(async () => {
+      await Promise.allSettled(workers.map((worker) => worker.close()));
+      await queue?.close();
+      await redis?.stop();
+    }, 120_000);
 
-  const runJob = async (): Promise<unknown> => {
-    const record = await queue.submit({
-      jobId: randomUUID(),
-      dccName: "maya",
-      code: 'return dispatch("whoami", {});',
-    });
-    const done = await pollUntil(
-      () => queue.get(record.jobId),
-      (value) => value?.finishedAt !== undefined,
-    );
-    expect(done).toMatchObject({ status: "completed" });
-    return done?.result?.["output"];
-  };
-
-  it("takes no jobs while its host is unavailable, and takes them again once it is ready", async () => {
-    const downAdapter = namedAdapter("down");
-    const heard: DccHostStatus[] = [];
-    const down = await runFarmWorker({
-      redis: { url: redis.url },
-      pool: "hosts",
-      adapter: downAdapter,
-      onHostStatus: (status) => heard.push(status),
-    });
-    workers.push(down);
-    downAdapter.report({ state: "unavailable", reason: "Maya exited; restarting" });
-    expect(heard).toEqual([{ state: "unavailable", reason: "Maya exited; restarting" }]);
-
-    const up = await runFarmWorker({
-      redis: { url: redis.url },
-      pool: "hosts",
-      adapter: namedAdapter("up"),
-    });
-    workers.push(up);
-    const names: unknown[] = [];
-    for (let i = 0; i < 6; i++) names.push(await runJob());
-    expect(names).toEqual(Array(6).fill("up"));
-
-    // The healthy worker leaves; the other one's host comes back.
-    await up.close();
-    downAdapter.report({ state: "ready" });
-    expect(await runJob()).toBe("down");
-  });
-
-  it("removes at start the script folders of workers that were killed", async () => {
-    // The pid of a process that has exited, as a SIGKILLed worker's would be.
-    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
-    const left = join(tmpdir(), `dcc-farm-scripts-${gone}-${randomUUID()}`);
-    mkdirSync(join(left, "maya"), { recursive: true });
-    writeFileSync(join(left, "maya", "script.ts"), "function main() {}\n");
-    const mine = join(tmpdir(), `dcc-farm-scripts-${process.pid}-${randomUUID()}`);
-    mkdirSync(mine);
-    try {
-      const worker = await runFarmWorker({
-        redis: { url: redis.url },
-        pool: "sweep",
-        adapter: namedAdapter("sweeper"),
+    const runJob = async (): Promise<unknown> => {
+      const record = await queue.submit({
+        jobId: randomUUID(),
+        dccName: "maya",
+        code: 'return dispatch("whoami", {});',
       });
-      workers.push(worker);
-      expect(existsSync(left)).toBe(false);
-      // A live process's folder is left alone.
-      expect(existsSync(mine)).toBe(true);
-    } finally {
-      rmSync(mine, { recursive: true, force: true });
-      rmSync(left, { recursive: true, force: true });
-    }
-  });
-});
+      const done = await pollUntil(
+        () => queue.get(record.jobId),
+        (value) => value?.finishedAt !== undefined,
+      );
+      expect(done).toMatchObject({ status: "completed" });
+      return done?.result?.["output"];
+    };
+
+    it("takes no jobs while its host is unavailable, and takes them again once it is ready", async () => {
+      const downAdapter = namedAdapter("down");
+      const heard: DccHostStatus[] = [];
+      const down = await runFarmWorker({
+        redis: { url: redis.url },
+        pool: "hosts",
+        adapter: downAdapter,
+        onHostStatus: (status) => heard.push(status),
+      });
+      workers.push(down);
+      downAdapter.report({ state: "unavailable", reason: "Maya exited; restarting" });
+      expect(heard).toEqual([{ state: "unavailable", reason: "Maya exited; restarting" }]);
+
+      const up = await runFarmWorker({
+        redis: { url: redis.url },
+        pool: "hosts",
+        adapter: namedAdapter("up"),
+      });
+      workers.push(up);
+      const names: unknown[] = [];
+      for (let i = 0; i < 6; i++) names.push(await runJob());
+      expect(names).toEqual(Array(6).fill("up"));
+
+      // The healthy worker leaves; the other one's host comes back.
+      await up.close();
+      downAdapter.report({ state: "ready" });
+      expect(await runJob()).toBe("down");
+    });
+
+    it("removes at start the script folders of workers that were killed", async () => {
+      // The pid of a process that has exited, as a SIGKILLed worker's would be.
+      const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+      const left = join(tmpdir(), `dcc-farm-scripts-${gone}-${randomUUID()}`);
+      mkdirSync(join(left, "maya"), { recursive: true });
+      writeFileSync(join(left, "maya", "script.ts"), "function main() {}\n");
+      const mine = join(tmpdir(), `dcc-farm-scripts-${process.pid}-${randomUUID()}`);
+      mkdirSync(mine);
+      try {
+        const worker = await runFarmWorker({
+          redis: { url: redis.url },
+          pool: "sweep",
+          adapter: namedAdapter("sweeper"),
+        });
+        workers.push(worker);
+        expect(existsSync(left)).toBe(false);
+        // A live process's folder is left alone.
+        expect(existsSync(mine)).toBe(true);
+      } finally {
+        rmSync(mine, { recursive: true, force: true });
+        rmSync(left, { recursive: true, force: true });
+      }
+    });
+  },
+);

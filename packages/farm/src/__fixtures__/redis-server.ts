@@ -21,6 +21,20 @@ export const redisAvailable: boolean = (() => {
 /** True when Redis tests must fail rather than skip without Redis (`DCC_REQUIRE_REDIS=1`). */
 export const redisRequired: boolean = process.env["DCC_REQUIRE_REDIS"] === "1";
 
+/** Whether the Redis suites run: with a redis-server, or when required (they then fail). */
+export const redisTestsRun: boolean = redisAvailable || redisRequired;
+
+/** A suite's title, marked as skipped with the install command when its suite does not run. */
+export function redisTitle(name: string): string {
+  return redisTestsRun ? name : `${name} (skipped: ${redisInstall})`;
+}
+
+/** Throws, failing the suite, when Redis is required but missing. Call in `beforeAll`. */
+export function assertRedis(): void {
+  if (!redisAvailable)
+    throw new Error(`DCC_REQUIRE_REDIS=1 but redis-server is missing: ${redisInstall}`);
+}
+
 /** A running redis-server. */
 export interface TestRedis {
   url: string;
