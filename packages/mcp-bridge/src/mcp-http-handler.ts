@@ -174,7 +174,7 @@ class HttpEndpoint {
         return sendError(response, 400, -32700, "Parse error: Invalid JSON");
       }
     }
-    if (await this.#modern.isLegacy(request, body)) {
+    if (this.#modern.isLegacy(request, body)) {
       return this.#legacy.handle(request, response, body);
     }
     // Checked again: close() may have run while the body was read.

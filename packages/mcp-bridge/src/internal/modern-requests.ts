@@ -5,8 +5,8 @@
 // closes that response cancels the call (the SDK aborts the handler's signal).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  classifyInboundRequest,
   createMcpHandler,
-  isLegacyRequest,
   type McpHttpHandler,
   type McpServer,
 } from "@modelcontextprotocol/server";
@@ -21,10 +21,8 @@ export interface ModernRequestsOptions {
 /** Classifies requests by revision and answers the 2026-07-28 ones. */
 export class ModernRequests {
   readonly #handler: McpHttpHandler;
-  readonly #maxBodyBytes: number;
 
   constructor(options: ModernRequestsOptions) {
-    this.#maxBodyBytes = options.maxBodyBytes;
     // 'reject' only matters for traffic routed here by mistake: 2025 requests go to the sessions.
     this.#handler = createMcpHandler(() => options.createServer(), {
       legacy: "reject",
@@ -33,18 +31,19 @@ export class ModernRequests {
   }
 
   /**
-   * Whether a request belongs to the 2025-11-25 leg (the SDK's own classification: no
-   * per-request `_meta` envelope, or a GET/DELETE session operation). `body` is the parsed POST
-   * body, or undefined for a request without one.
+   * Whether a request belongs to the 2025-11-25 leg: the SDK's own classification (the one
+   * `isLegacyRequest` runs), from the headers it reads and the parsed POST body (undefined for
+   * a request without one). No web Request is built for it: this runs on every request.
    */
-  async isLegacy(request: IncomingMessage, body: unknown): Promise<boolean> {
-    if (request.method !== "POST") return true;
-    // Headers only: with the parsed body passed beside it, the SDK reads no body.
-    const probe = new Request("http://localhost/", {
-      method: "POST",
-      headers: webHeaders(request.headers),
+  isLegacy(request: IncomingMessage, body: unknown): boolean {
+    const outcome = classifyInboundRequest({
+      httpMethod: request.method ?? "GET",
+      ...header("protocolVersionHeader", request.headers["mcp-protocol-version"]),
+      ...header("mcpMethodHeader", request.headers["mcp-method"]),
+      ...header("mcpNameHeader", request.headers["mcp-name"]),
+      ...(body === undefined ? {} : { body }),
     });
-    return isLegacyRequest(probe, body, { maxRequestBodySize: this.#maxBodyBytes });
+    return outcome.kind === "legacy";
   }
 
   /**
@@ -73,6 +72,15 @@ export class ModernRequests {
   close(): Promise<void> {
     return this.#handler.close();
   }
+}
+
+/** One optional header of the classification, joined as the web `Headers.get` joins repeats. */
+function header<K extends string>(
+  key: K,
+  value: string | string[] | undefined,
+): { [P in K]?: string } {
+  if (value === undefined) return {};
+  return { [key]: Array.isArray(value) ? value.join(", ") : value } as { [P in K]?: string };
 }
 
 function webHeaders(headers: IncomingMessage["headers"]): Headers {

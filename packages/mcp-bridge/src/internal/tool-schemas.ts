@@ -169,9 +169,10 @@ export interface ToolText {
 // Building a zod schema costs far more than registering it, and a 2026-07-28 request gets an
 // McpServer of its own: the schemas are built once per distinct set of limits and shared (zod
 // schemas are immutable).
-const searchSchema = (limits: BridgeSearchLimits | undefined) => z.object(searchInputShape(limits));
+const searchSchema = (limits: BridgeSearchLimits | undefined) =>
+  withJsonSchemaMemo(z.object(searchInputShape(limits)));
 const executeSchema = (limits: BridgeExecutorLimits | undefined) =>
-  z.object(executeInputShape(limits));
+  withJsonSchemaMemo(z.object(executeInputShape(limits)));
 const searchSchemas = new Map<string, ReturnType<typeof searchSchema>>();
 const executeSchemas = new Map<string, ReturnType<typeof executeSchema>>();
 
