@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { existsSync } from "node:fs";
 import { CancellationManager, ManualCancellationToken, StageCancelledError } from "@dcc/cancel";
 import { afterEach, describe, expect, it } from "vitest";
@@ -60,6 +61,40 @@ describe.each(["blocking", "pump"] as const)("forcefulCall (%s host)", (loop) =>
       forcefulCall(host, { method: "echo", params: { x: 1 }, manager, callId: "echo-1" }),
     ).resolves.toEqual({ x: 1 });
     expect(manager.activeCallIds).toEqual([]);
+  });
+
+  it("stops the call when the caller's signal aborts, and leaves no listener on that signal", async () => {
+    const host = await startTestHost({ loop });
+    const caller = new AbortController();
+    const done = await forcefulCall(host, {
+      method: "echo",
+      params: { y: 2 },
+      signal: caller.signal,
+    });
+    expect(done).toEqual({ y: 2 });
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+
+    const running = forcefulCall(host, {
+      method: "work",
+      params: { units: 5000, unitSeconds: 0.01 },
+      signal: caller.signal,
+      graceMs: 10_000,
+    }).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    caller.abort();
+    expect(await running).toMatchObject({ code: "CANCELLED", hostTerminated: false });
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    await expect(host.call("echo", { after: true })).resolves.toEqual({ after: true });
+  });
+
+  it("does not start a call whose caller's signal is already aborted", async () => {
+    const host = await startTestHost({ loop });
+    const error = await forcefulCall(host, {
+      method: "echo",
+      params: {},
+      signal: AbortSignal.abort(),
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "CANCELLED", completion: "not_started" });
   });
 });
 

@@ -38,11 +38,15 @@ export async function forcefulCall(
   host: DccProcess,
   options: ForcefulCallOptions,
 ): Promise<unknown> {
+  // One controller for every way the call is stopped: the caller's signal is forwarded to it by
+  // a listener removed when the call settles (AbortSignal.any would allocate a dependent signal
+  // per call and keep it registered on the caller's signal until it is collected).
   const controller = new AbortController();
-  const signal =
-    options.signal === undefined
-      ? controller.signal
-      : AbortSignal.any([options.signal, controller.signal]);
+  const caller = options.signal;
+  const forward = (): void => controller.abort(caller?.reason);
+  if (caller?.aborted === true) forward();
+  else caller?.addEventListener("abort", forward, { once: true });
+  const signal = controller.signal;
   const callId = options.callId ?? `dcc-link:${options.method}:${nextCallNumber++}`;
   const manager = options.manager;
   let outcome: Promise<unknown> | undefined;
@@ -59,6 +63,7 @@ export async function forcefulCall(
     } catch (error) {
       throw await stopOrTerminate(host, error, options.graceMs ?? 2000);
     } finally {
+      caller?.removeEventListener("abort", forward);
       manager?.unregisterActiveCall(callId);
     }
   })();
