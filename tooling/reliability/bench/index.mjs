@@ -94,20 +94,45 @@ function makeExecutor() {
   return { executor, dispatcher, state };
 }
 
+/**
+ * Starts a script that spins (even `index`) or waits in a host command (odd), cancels it once it
+ * runs, and returns how many of the two checks failed (it started; it ended as cancelled).
+ */
+async function cancelOne(executor, state, index) {
+  let failed = 0;
+  const abort = new AbortController();
+  const marks = state.marks;
+  const code =
+    index % 2 === 0
+      ? "dispatch('mark', {}); for (;;) {}"
+      : "dispatch('mark', {}); dispatch('wait', {});";
+  const running = executor.execute(code, { signal: abort.signal, timeoutSecs: 10 });
+  if (!(await waitUntil(() => state.marks > marks, 5000))) failed++;
+  abort.abort();
+  const result = await running;
+  if (result.errorCode !== "CANCELLED") failed++;
+  return failed;
+}
+
 async function soak(log) {
   const tracker = trackWorkers();
   const { executor, state } = makeExecutor();
   try {
     await executor.pool.warmUp();
-    for (let index = 0; index < 300; index++)
+    // "Before" is the working set of a process that has already done both kinds of work the soak
+    // repeats (executions, and cancellations, which replace sandbox workers): a leak is what
+    // grows beyond it. The warm-up counts nowhere else.
+    let failures = 0;
+    for (let index = 0; index < soakExecutions / 5; index++)
       await executor.execute("return dispatch('objExists', { args: ['lambert1'] });");
+    for (let index = 0; index < soakCancellations / 10; index++)
+      await cancelOne(executor, state, index);
     gc();
     await sleep(50);
     const rssBefore = process.memoryUsage().rss;
     const resourcesBefore = activeResources();
     const workersBefore = tracker.live();
     const started = performance.now();
-    let failures = 0;
     let rssHalfway = 0;
     for (let index = 0; index < soakExecutions; index++) {
       if (index === soakExecutions / 2) {
@@ -122,19 +147,8 @@ async function soak(log) {
     }
     const executionMs = performance.now() - started;
     const cancelStarted = performance.now();
-    for (let index = 0; index < soakCancellations; index++) {
-      const abort = new AbortController();
-      const marks = state.marks;
-      const code =
-        index % 2 === 0
-          ? "dispatch('mark', {}); for (;;) {}"
-          : "dispatch('mark', {}); dispatch('wait', {});";
-      const running = executor.execute(code, { signal: abort.signal, timeoutSecs: 10 });
-      if (!(await waitUntil(() => state.marks > marks, 5000))) failures++;
-      abort.abort();
-      const result = await running;
-      if (result.errorCode !== "CANCELLED") failures++;
-    }
+    for (let index = 0; index < soakCancellations; index++)
+      failures += await cancelOne(executor, state, index);
     const cancelMs = performance.now() - cancelStarted;
     await waitUntil(() => tracker.live() === workersBefore, 5000);
     await sleep(50);
