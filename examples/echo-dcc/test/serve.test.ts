@@ -1,14 +1,13 @@
 // The example app as a user runs it: a separate Node process serving MCP over HTTP, driven by the
-// MCP SDK's own client.
+// official MCP client of each protocol revision.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connectClient, revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 
 const exampleDir = fileURLToPath(new URL("..", import.meta.url));
 let child: ChildProcess | undefined;
-let client: Client | undefined;
+let client: TestClient | undefined;
 
 afterEach(async () => {
   await client?.close().catch(() => {});
@@ -29,7 +28,7 @@ function exitWithin(process: ChildProcess, ms: number): Promise<number | null | 
   });
 }
 
-describe("the example app", { timeout: 180_000 }, () => {
+describe.each(revisions)("the example app (%s)", { timeout: 180_000 }, (revision) => {
   it("serves the echo DCC over Streamable HTTP to the SDK client, and stops on SIGTERM", async () => {
     const server = spawn(
       process.execPath,
@@ -51,8 +50,8 @@ describe("the example app", { timeout: 180_000 }, () => {
       server.once("exit", () => reject(new Error(`exited early: ${stderr}`)));
     });
 
-    client = new Client({ name: "echo-example-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    ({ client } = await connectClient(revision, { kind: "http", url }));
+    expect(client.protocolVersion()).toBe(revision);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["dcc_execute", "dcc_search"]);
     expect(client.getInstructions()).toContain("Find commands with dcc_search");
