@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { releaseHangs } from "./__fixtures__/fault-commands.ts";
 import {
@@ -15,7 +15,7 @@ import { busiestWorker, trackWorkers, type WorkerTracker } from "./__fixtures__/
 
 let tracker: WorkerTracker;
 let harness: ReliabilityServer;
-let client: Client;
+let client: TestClient;
 
 beforeAll(async () => {
   tracker = trackWorkers();
@@ -188,7 +188,7 @@ describe("a sandbox worker killed from outside", () => {
   });
 });
 
-describe("a client that goes away mid-call", () => {
+describe.each(revisions)("a client that goes away mid-call (%s)", (revision) => {
   // At least 5 ms between calls, so the dispatch call limit (10,000) is 50 s away and the timeout
   // 60 s: past the wait in expectStopped, so only a cancellation can end the script within it.
   // Each script counts under its own key, so one that was not stopped cannot decide another test.
@@ -205,10 +205,13 @@ describe("a client that goes away mid-call", () => {
     expect(count(key)).toBe(frozen);
   }
 
-  async function startSpinning(caller: Client, key: string, signal?: AbortSignal): Promise<void> {
+  async function startSpinning(
+    caller: TestClient,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const call = caller.callTool(
       { name: "dcc_execute", arguments: { code: spinUntilStopped(key), timeout_secs: 60 } },
-      undefined,
       { timeout: 60_000 + generousMs, ...(signal === undefined ? {} : { signal }) },
     );
     call.catch(() => {});
@@ -217,25 +220,29 @@ describe("a client that goes away mid-call", () => {
 
   // Found by this suite: the script ran on to its own timeout or limit. Fixed in 44c0716.
   it("closing the transport (a dropped connection) cancels the running script", async () => {
-    const leaving = await harness.connect();
-    await startSpinning(leaving, "closed");
+    const leaving = await harness.connect(revision);
+    await startSpinning(leaving, `closed ${revision}`);
     await leaving.close();
-    await expectStopped("closed");
+    await expectStopped(`closed ${revision}`);
   });
 
-  it("ending the session (HTTP DELETE) cancels the running script", async () => {
-    const leaving = await harness.connect();
-    await startSpinning(leaving, "deleted");
-    const transport = leaving.transport as { terminateSession?: () => Promise<void> };
-    await transport.terminateSession?.();
-    await expectStopped("deleted");
-    await leaving.close();
-  });
+  // 2026-07-28 has no sessions to end.
+  if (revision === "2025-11-25") {
+    it("ending the session (HTTP DELETE) cancels the running script", async () => {
+      const leaving = await harness.connect(revision);
+      await startSpinning(leaving, "deleted");
+      await leaving.terminateSession();
+      await expectStopped("deleted");
+      await leaving.close();
+    });
+  }
 
-  it("an aborted request (notifications/cancelled) stops the script", async () => {
+  // On 2025-11-25 the client sends notifications/cancelled; on 2026-07-28 it closes the stream.
+  it("an aborted request stops the script", async () => {
+    const caller = await harness.connect(revision);
     const abort = new AbortController();
-    await startSpinning(client, "aborted", abort.signal);
+    await startSpinning(caller, `aborted ${revision}`, abort.signal);
     abort.abort();
-    await expectStopped("aborted");
+    await expectStopped(`aborted ${revision}`);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   assertServing,
@@ -18,7 +18,7 @@ const prototypeNames = (): string[][] =>
   );
 
 let harness: ReliabilityServer;
-let client: Client;
+let client: TestClient;
 let before: string[][];
 const seen: string[] = [];
 

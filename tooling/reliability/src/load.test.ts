@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertServing,
@@ -11,7 +11,8 @@ import {
 
 // A short form of the load run; `pnpm bench` runs 20 s and reports throughput and p99. Each
 // session runs for `durationMs` and at least `minRounds` calls, whichever takes longer, so how
-// fast a loaded machine is changes how long the test takes, never what it checks.
+// fast a loaded machine is changes how long the test takes, never what it checks. The sessions
+// alternate between the two protocol revisions, so both are served at once on one endpoint.
 const sessions = 8;
 const durationMs = 3000;
 const minRounds = 6;
@@ -32,7 +33,7 @@ const scripts = [
  * text to `errors`.
  */
 async function mixedCall(
-  client: Client,
+  client: TestClient,
   search: boolean,
   index: number,
   errors: string[],
@@ -55,11 +56,15 @@ async function mixedCall(
 }
 
 let harness: ReliabilityServer;
-let clients: Client[];
+let clients: TestClient[];
 
 beforeAll(async () => {
   harness = await startReliabilityServer();
-  clients = await Promise.all(Array.from({ length: sessions }, () => harness.connect()));
+  clients = await Promise.all(
+    Array.from({ length: sessions }, (_, index) =>
+      harness.connect(revisions[index % revisions.length]),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -68,6 +73,7 @@ afterAll(async () => {
 
 describe("load", () => {
   it(`${sessions} concurrent sessions mixing search and execute for ${durationMs / 1000} s: zero errors`, async () => {
+    expect(new Set(clients.map((client) => client.protocolVersion()))).toEqual(new Set(revisions));
     const errors: string[] = [];
     let calls = 0;
     const deadline = Date.now() + durationMs;
@@ -103,7 +109,6 @@ describe("load", () => {
                   name: "dcc_execute",
                   arguments: { code: "for (;;) {}", timeout_secs: scriptSecs },
                 },
-                undefined,
                 { signal: abort.signal, timeout: callBoundMs },
               );
               setTimeout(() => abort.abort(), 5 + ((round * 7 + session) % 20));

@@ -1,11 +1,11 @@
 // The real stack for the reliability suites: the reference server (simulated Maya adapter plus the
-// fault commands) over Streamable HTTP on loopback, and real SDK clients connected to it.
+// fault commands) over Streamable HTTP on loopback, and the official MCP clients of both protocol
+// revisions connected to it.
 
 import type { ExecutorLimits } from "@dcc/executor";
 import { createMayaAdapter, type MayaAdapter } from "@dcc/maya";
+import { connectClient, type Revision, type TestClient } from "@dcc/mcp-test-clients";
 import { createReferenceServer, type ReferenceServer } from "@dcc/reference-server";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type FaultState, faultCommands, newFaultState, releaseHangs } from "./fault-commands.ts";
 
 /**
@@ -27,8 +27,11 @@ export interface ReliabilityServer {
   server: ReferenceServer;
   maya: MayaAdapter;
   faults: FaultState;
-  /** A new connected client; closed by {@link ReliabilityServer.close}. */
-  connect(): Promise<Client>;
+  /**
+   * A new connected client of `revision` (default 2025-11-25, a stateful session); closed by
+   * {@link ReliabilityServer.close}.
+   */
+  connect(revision?: Revision): Promise<TestClient>;
   /** Resolves true once no call is running on the server (false after `ms`). */
   idle(ms?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -51,15 +54,14 @@ export async function startReliabilityServer(
     ],
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
-  const clients: Client[] = [];
+  const clients: TestClient[] = [];
   return {
     url: server.url as string,
     server,
     maya,
     faults,
-    async connect() {
-      const client = new Client({ name: "reliability", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));
+    async connect(revision = "2025-11-25") {
+      const { client } = await connectClient(revision, { kind: "http", url: server.url as string });
       clients.push(client);
       return client;
     },
@@ -86,14 +88,15 @@ export async function startReliabilityServer(
  * on a shared machine says nothing about the server, so tests assert what it answered.
  */
 export async function callTool(
-  client: Client,
+  client: TestClient,
   name: string,
   args: Record<string, unknown>,
   timeoutMs = generousMs,
 ): Promise<{ result: ToolResult }> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, {
-    timeout: timeoutMs,
-  })) as ToolResult;
+  const result: ToolResult = await client.callTool(
+    { name, arguments: args },
+    { timeout: timeoutMs },
+  );
   return { result };
 }
 
@@ -103,7 +106,7 @@ export function resultText(result: ToolResult): string {
 }
 
 /** Runs `return 1 + 1` and `dcc_search`; throws unless both answer correctly. */
-export async function assertServing(client: Client): Promise<void> {
+export async function assertServing(client: TestClient): Promise<void> {
   const search = await callTool(client, "dcc_search", { query: "create a sphere", limit: 3 });
   const found = search.result.structuredContent;
   if (
