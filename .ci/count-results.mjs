@@ -1,4 +1,5 @@
-// Sums vitest's JSON reports from every workspace package and prints `N passed, M failed`.
+// Sums vitest's JSON reports from every workspace package (packages, apps, tooling and examples)
+// and prints `N passed, M failed`.
 // Exits non-zero when a test failed or when no test ran at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,7 +8,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const reports = [];
-for (const group of ["packages", "apps", "tooling"]) {
+for (const group of ["packages", "apps", "tooling", "examples"]) {
   if (!existsSync(group)) continue;
   for (const name of readdirSync(group)) {
     const file = join(group, name, ".vitest", "results.json");
