@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { revisions, type TestClient } from "@dcc/mcp-test-clients";
+import { revisions, type TestClient, type ToolResult } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
 import {
@@ -10,8 +10,6 @@ import {
   rawRequest,
 } from "../__fixtures__/raw-http.ts";
 import { requestIds, withoutRequests } from "./undeliverable-requests.ts";
-
-type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
 let harness: HttpHarness | undefined;
 afterEach(async () => {
@@ -42,7 +40,7 @@ async function stopped(key: string): Promise<boolean> {
   return quiet && counted(key) === frozen;
 }
 
-function startCall(client: TestClient, code: string): Promise<unknown> {
+function startCall(client: TestClient, code: string): Promise<ToolResult> {
   const call = client.callTool(
     { name: "dcc_execute", arguments: { code, timeout_secs: 60 } },
     { timeout: 70_000 },
@@ -66,17 +64,17 @@ describe.each(revisions)(
       expect(await waitUntil(() => counted("left") > 10 && counted("stayed") > 10)).toBe(true);
       await leaving.close();
       expect(await stopped("left")).toBe(true);
-      expect(((await other) as ToolResult).structuredContent?.["output"]).toBe("stayed");
+      expect((await other).structuredContent?.["output"]).toBe("stayed");
       expect(counted("stayed")).toBe(300);
       expect(await harness.test.idle()).toBe(true);
       expect(harness.test.results).toContainEqual(
         expect.objectContaining({ success: false, errorCode: "CANCELLED" }),
       );
       // The other session is still served.
-      const after = (await staying.callTool({
+      const after = await staying.callTool({
         name: "dcc_execute",
         arguments: { code: "return dispatch('tick', {});" },
-      })) as ToolResult;
+      });
       expect(after.structuredContent?.["output"]).toBe(1);
     });
 
@@ -100,10 +98,10 @@ describe.each(revisions)(
     it("a response that ends normally cancels nothing", async () => {
       harness = await startHttpHarness({}, { revision });
       const client = await harness.connect();
-      const done = (await client.callTool({
+      const done = await client.callTool({
         name: "dcc_execute",
         arguments: { code: "dispatch('tick', {}); return 'done';" },
-      })) as ToolResult;
+      });
       expect(done.structuredContent?.["output"]).toBe("done");
       await client.close();
       expect(harness.test.results).toEqual([expect.objectContaining({ success: true })]);
