@@ -122,7 +122,6 @@ async function soak(log) {
     // "Before" is the working set of a process that has already done both kinds of work the soak
     // repeats (executions, and cancellations, which replace sandbox workers): a leak is what
     // grows beyond it. The warm-up counts nowhere else.
-    let failures = 0;
     for (let index = 0; index < soakExecutions / 5; index++)
       await executor.execute("return dispatch('objExists', { args: ['lambert1'] });");
     for (let index = 0; index < soakCancellations / 10; index++)
@@ -133,6 +132,7 @@ async function soak(log) {
     const resourcesBefore = activeResources();
     const workersBefore = tracker.live();
     const started = performance.now();
+    let failures = 0;
     let rssHalfway = 0;
     for (let index = 0; index < soakExecutions; index++) {
       if (index === soakExecutions / 2) {
