@@ -65,6 +65,17 @@ export function buildIndex(
   // Keyword values of more than one word, split once.
   const keywordParameters = new Map<string, Parameter[]>();
   const partCache = new Map<string, string>();
+  // Whole words recur far more than they are new (descriptions share most of theirs): each is
+  // split and stemmed once.
+  const wordCache = new Map<string, string[]>();
+  const wordStems = (word: string): string[] => {
+    let stems = wordCache.get(word);
+    if (stems === undefined) {
+      stems = partStems(word, partCache);
+      wordCache.set(word, stems);
+    }
+    return stems;
+  };
   // Per term id: 1 for a word, 0 for a joined name run only.
   let isWord = new Int32Array(16384);
   const intern = (term: string): number => {
@@ -138,7 +149,7 @@ export function buildIndex(
     const parts: string[] = [];
     // identifierParts already splits ASCII names at separators; other scripts go word by word.
     if (asciiName.test(record.name)) parts.push(...partStems(record.name, partCache));
-    else for (const word of rawWords(record.name)) parts.push(...partStems(word, partCache));
+    else for (const word of rawWords(record.name)) parts.push(...wordStems(word));
     // Joined runs let "poly sphere", "polysphere" and "merge vertex" hit polySphere and
     // polyMergeVertex as one strong term.
     for (let start = 0; start < parts.length; start++) {
@@ -172,7 +183,7 @@ export function buildIndex(
     parameterCounts[document] = parameterCount;
     if (typeof record.description === "string") {
       for (const word of rawWords(record.description)) {
-        for (const term of partStems(word, partCache)) {
+        for (const term of wordStems(word)) {
           mark(internWord(term), document, inDescription);
         }
       }
