@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
@@ -121,6 +121,23 @@ describeWithBlender("the Blender adapter, headless", () => {
     );
     expect(result).toMatchObject({ success: true, output: ["FINISHED"] });
     expect(existsSync(join(session.dataDir, "saved.blend"))).toBe(true);
+  });
+
+  it("refuses to save over a folder, which Blender would rename aside", async () => {
+    mkdirSync(join(session.dataDir, "shots"), { recursive: true });
+    const result = await session.run(`
+      const outcomes = [];
+      for (const filepath of [".", "shots"]) {
+        try { dispatch("wm.save_as_mainfile", { filepath }); outcomes.push("saved"); }
+        catch (e) { outcomes.push(e.code + ": " + e.message); }
+      }
+      return outcomes;`);
+    expect(result.success).toBe(true);
+    const [root, shots] = outputOf<string[]>(result);
+    expect(root).toMatch(/^POLICY: .*names the data folder, not a file/);
+    expect(shots).toMatch(/^POLICY: .*names the folder 'shots', not a file/);
+    expect(statSync(session.dataDir).isDirectory()).toBe(true);
+    expect(statSync(join(session.dataDir, "shots")).isDirectory()).toBe(true);
   });
 
   it("renders an animation frame by frame into the data folder and lists the files", async () => {

@@ -257,10 +257,23 @@ class Policy:
         absolute = self.resolve(value, base)
         if not self.inside(absolute):
             raise self._outside(argument, value, absolute)
+        # Blender saves over an existing folder by renaming it aside (the data folder itself
+        # would end up outside itself), so a file path must not name one.
+        if subtype == "FILE_PATH" and not value.endswith(("/", os.sep)) and os.path.isdir(absolute):
+            raise PolicyRefusal(
+                DATA_FOLDER_RULE,
+                f"{argument} {value!r} is refused (rule {DATA_FOLDER_RULE!r}): it names "
+                f"{self._folder(absolute)}, not a file; give a file name inside it, or end the "
+                "path with '/' where a folder is meant",
+            )
         # Keep a folder's trailing separator: Blender reads "renders/" as a folder to write into.
         if value.endswith(("/", os.sep)) and not absolute.endswith(os.sep):
             absolute += os.sep
         return absolute
+
+    def _folder(self, absolute: str) -> str:
+        relative = self.relative(absolute)
+        return "the data folder" if relative == "." else f"the folder {relative!r}"
 
     def _outside(self, argument: str, value: str, absolute: str) -> PolicyRefusal:
         real = os.path.realpath(absolute)

@@ -86,6 +86,16 @@ class Paths(PolicyTestCase):
         self.refused("data-folder", self.policy.check_path, "filepath", "//../x.blend")
         self.refused("data-folder", self.policy.check_path, "directory", self.data + "-sibling", "DIR_PATH")
 
+    def test_a_file_path_naming_a_folder_is_refused(self):
+        os.mkdir(os.path.join(self.data, "renders"))
+        for value in (".", "renders", self.data, "renders/.."):
+            error = self.refused("data-folder", self.policy.check_path, "filepath", value)
+            self.assertIn("not a file", error.message)
+        # A folder meant as one, and a new file in it, are fine.
+        self.assertEqual(self.policy.check_path("filepath", "renders/"), os.path.join(self.data, "renders") + os.sep)
+        self.assertEqual(self.policy.check_path("directory", "renders", "DIR_PATH"), os.path.join(self.data, "renders"))
+        self.policy.check_path("filepath", "renders/a.blend")
+
     def test_symlink_out_is_refused(self):
         os.symlink(self.outside, os.path.join(self.data, "link"))
         self.refused("data-folder", self.policy.check_path, "filepath", "link/x.blend")
