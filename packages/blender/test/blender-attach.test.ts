@@ -13,8 +13,13 @@ import { processAlive, waitFor } from "./support/blender-session.ts";
 
 const scriptsDir = fileURLToPath(new URL("../python", import.meta.url));
 
-/** An interactive Blender (its window manager under Xvfb) with the add-on enabled, as a user runs it. */
-function startInteractiveBlender(linkDir: string, dataDir: string): ChildProcess {
+/**
+ * An interactive Blender (its window manager under Xvfb) with the add-on enabled, as a user runs
+ * it. Its temporary files (Blender's and xvfb-run's, which a SIGTERM to the group leaves behind)
+ * go to `tempDir`, inside the test's folder.
+ */
+function startInteractiveBlender(linkDir: string, dataDir: string, tempDir: string): ChildProcess {
+  mkdirSync(tempDir, { recursive: true, mode: 0o700 });
   return spawn(
     "xvfb-run",
     [
@@ -33,6 +38,7 @@ function startInteractiveBlender(linkDir: string, dataDir: string): ChildProcess
         DCC_LINK_PYTHON_PATH: linkPythonPath(),
         DCC_BLENDER_LINK_DIR: linkDir,
         DCC_BLENDER_DATA_DIR: dataDir,
+        TMPDIR: tempDir,
       },
       stdio: "ignore",
       detached: true,
@@ -63,7 +69,7 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
   it("drives it through connection.json, reports it gone when it quits, and reattaches to the next one", async () => {
     const connectionFile = join(folder, "link", "connection.json");
     const dataDir = join(folder, "data");
-    blender = startInteractiveBlender(join(folder, "link"), dataDir);
+    blender = startInteractiveBlender(join(folder, "link"), dataDir, join(folder, "tmp"));
     await waitFor("the add-on's connection.json", () => existsSync(connectionFile), 120_000);
     adapter = createBlenderAdapter({ attach: { connectionFile } });
     await adapter.start?.({
@@ -93,7 +99,7 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
       expect(gone).toMatchObject({ success: true, output: "HOST_GONE" });
 
       // The user starts Blender again with the add-on: the adapter reattaches.
-      blender = startInteractiveBlender(join(folder, "link"), dataDir);
+      blender = startInteractiveBlender(join(folder, "link"), dataDir, join(folder, "tmp"));
       await waitFor("the host back", () => statuses.at(-1)?.state === "ready", 180_000);
       const again = await executor.execute(
         'return dispatch("data.list", { collection: "objects" }).length;',
