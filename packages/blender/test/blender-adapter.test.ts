@@ -123,6 +123,26 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(existsSync(join(session.dataDir, "saved.blend"))).toBe(true);
   });
 
+  it("refuses data-command arguments it does not take, instead of ignoring them", async () => {
+    const result = await session.run(`
+      const attempt = (command, args) => { try { dispatch(command, args); return "ran"; } catch (e) { return e.code + ": " + e.message; } };
+      return [
+        attempt("data.list", { collection: "objects", fields: ["location"] }),
+        attempt("data.get", { path: "context.mode", options: { bogus: 1 } }),
+        attempt("data.set", { path: 'objects["Cube"].location', value: [0, 0, 1], undo: true }),
+        dispatch("data.list", { collection: "objects", options: { fields: ["location"] } }).length,
+      ];`);
+    expect(result.success).toBe(true);
+    const [misplaced, badOption, extra, listed] =
+      outputOf<[string, string, string, number]>(result);
+    expect(misplaced).toBe(
+      "INVALID_ARGS: data.list takes collection, options; unknown: fields (fields goes inside options: { fields })",
+    );
+    expect(badOption).toBe("INVALID_ARGS: the options of data.get take depth; unknown: bogus");
+    expect(extra).toBe("INVALID_ARGS: data.set takes path, value; unknown: undo");
+    expect(listed).toBeGreaterThan(0);
+  });
+
   it("refuses to save over a folder, which Blender would rename aside", async () => {
     mkdirSync(join(session.dataDir, "shots"), { recursive: true });
     const result = await session.run(`

@@ -42,10 +42,39 @@ def _options(params) -> dict:
     return options
 
 
+INVALID_ARGS = "INVALID_ARGS"
+
+
+def _accept(command: str, params: dict, keys, options=()) -> None:
+    """Refuses arguments the command does not take: a misspelt or misplaced key would otherwise
+    be ignored without a word (``{ collection, fields }`` instead of ``options: { fields }``)."""
+    unknown = [key for key in params if key not in keys]
+    if unknown:
+        hint = ""
+        misplaced = [key for key in unknown if key in options]
+        if misplaced:
+            inner = ", ".join(misplaced)
+            hint = f" ({inner} goes inside options: {{ {inner} }})"
+        raise HandlerError(
+            INVALID_ARGS,
+            f"{command} takes {', '.join(keys)}; unknown: {', '.join(unknown)}{hint}",
+        )
+    given = params.get("options")
+    if isinstance(given, dict):
+        unknown = [key for key in given if key not in options]
+        if unknown:
+            takes = ", ".join(options) if options else "nothing"
+            raise HandlerError(
+                INVALID_ARGS,
+                f"the options of {command} take {takes}; unknown: {', '.join(unknown)}",
+            )
+
+
 # ---- data.get ------------------------------------------------------------------------------
 
 
 def data_get(params: dict, call, policy) -> Any:
+    _accept("data.get", params, ("path", "options"), ("depth",))
     path = _parse(params.get("path"))
     depth = _depth(_options(params))
     return to_json(walk(path, policy).value, depth)
@@ -100,6 +129,7 @@ def _data_rules(policy, owner, prop, value, label: str) -> None:
 
 
 def data_set(params: dict, call, policy) -> None:
+    _accept("data.set", params, ("path", "value"))
     if "value" not in params:
         raise HandlerError(INVALID_VALUE, "data.set needs a value")
     path = _parse(params.get("path"))
@@ -162,6 +192,7 @@ def _item_type(item) -> str:
 
 
 def data_list(params: dict, call, policy) -> List[dict]:
+    _accept("data.list", params, ("collection", "options"), ("type", "fields"))
     path = _parse(params.get("collection"))
     options = _options(params)
     wanted = options.get("type")
@@ -207,6 +238,7 @@ def data_list(params: dict, call, policy) -> List[dict]:
 
 
 def data_call(params: dict, call, policy) -> Any:
+    _accept("data.call", params, ("path", "args", "kwargs"))
     path = _parse(params.get("path"))
     args = params.get("args") or []
     kwargs = params.get("kwargs") or {}
@@ -342,6 +374,7 @@ def describe_rna(rna, path: Optional[str] = None) -> dict:
 
 
 def data_describe(params: dict, call, policy) -> dict:
+    _accept("data.describe", params, ("type",))
     name = params.get("type")
     if not isinstance(name, str) or not name:
         raise HandlerError(INVALID_VALUE, "data.describe needs a type name or a path")
