@@ -123,6 +123,16 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(existsSync(join(session.dataDir, "saved.blend"))).toBe(true);
   });
 
+  it("names the operator and argument of a vector of the wrong length", async () => {
+    const result = await session.run(`
+      try { dispatch("mesh.primitive_uv_sphere_add", { location: [1, 2] }); return "ran"; }
+      catch (e) { return e.code + ": " + e.message; }`);
+    expect(result).toMatchObject({
+      success: true,
+      output: "INVALID_ARGS: mesh.primitive_uv_sphere_add argument location takes 3 values, not 2",
+    });
+  });
+
   it("refuses data-command arguments it does not take, instead of ignoring them", async () => {
     const result = await session.run(`
       const attempt = (command, args) => { try { dispatch(command, args); return "ran"; } catch (e) { return e.code + ": " + e.message; } };

@@ -63,6 +63,20 @@ def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[st
     """Returns the arguments to pass: paths checked (and made absolute), scripts forced off."""
     out = dict(args)
     props = rna.properties
+    for name, value in args.items():
+        prop = props.get(name)
+        length = getattr(prop, "array_length", 0) if prop is not None else 0
+        if length <= 0 or not isinstance(value, list):
+            continue
+        # A matrix (dimensions 4, 4) is given as rows or flat.
+        dimensions = tuple(getattr(prop, "array_dimensions", ()) or ())
+        rows = dimensions[0] if len(dimensions) > 1 and dimensions[1] > 0 else length
+        # Blender's own error names neither the operator nor the argument.
+        if len(value) not in (length, rows):
+            raise HandlerError(
+                INVALID_ARGS,
+                f"{operator} argument {name} takes {rows} values, not {len(value)}",
+            )
     directory = None
     try:
         for name in ("directory", "filepath", "filename"):
@@ -174,7 +188,7 @@ def run_operator(function, operator: str, args: Dict[str, Any]):
                 function(**args)  # does not run: poll fails again and Blender says why
             except RuntimeError as error:
                 reason = _poll_reason(str(error))
-            except TypeError as error:
+            except (TypeError, ValueError) as error:
                 raise HandlerError(INVALID_ARGS, f"{operator}: {str(error).strip()}") from None
             mode = bpy.context.mode
             raise HandlerError(
@@ -187,7 +201,7 @@ def run_operator(function, operator: str, args: Dict[str, Any]):
             with bpy.context.temp_override(**override):
                 return function(**args)
         return function(**args)
-    except TypeError as error:
+    except (TypeError, ValueError) as error:
         raise HandlerError(INVALID_ARGS, f"{operator}: {str(error).strip()}") from None
     except RuntimeError as error:
         raise HandlerError(OPERATOR_FAILED, f"{operator}: {str(error).strip()}", {"reports": _reports(str(error))}) from None
