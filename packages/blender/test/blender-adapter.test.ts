@@ -184,6 +184,22 @@ describeWithBlender("the Blender adapter, headless", () => {
     for (const file of files) expect(existsSync(join(session.dataDir, file)), file).toBe(true);
   });
 
+  it("names a still written to the default output folder by its frame", async () => {
+    const result = await session.run(`
+      dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "BLENDER_WORKBENCH" });
+      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_x', value: 32 });
+      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_y', value: 32 });
+      dispatch("data.set", { path: 'scenes["Scene"].frame_current', value: 7 });
+      const report = dispatch("render.render", { write_still: true });
+      return { report, output: dispatch("data.get", { path: 'scenes["Scene"].render.filepath' }) };`);
+    expect(result.success).toBe(true);
+    const { report, output } = outputOf<{ report: { files: string[] }; output: string }>(result);
+    expect(report.files).toEqual([join("renders", "0007.png")]);
+    expect(existsSync(join(session.dataDir, "renders", "0007.png"))).toBe(true);
+    // The scene's own setting is left as it was.
+    expect(output.endsWith("renders/")).toBe(true);
+  });
+
   it("stops a long render between frames when the script is cancelled, and stays up", async () => {
     const pid = session.adapter.pid;
     const controller = new AbortController();

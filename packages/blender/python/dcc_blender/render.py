@@ -91,8 +91,17 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
     if not args.get("animation"):
         if args.get("write_still"):
             _checked_output(policy, scene, scene.frame_current)
-            path = _still_path(scene)
-            result = _run(function, args)
+            original = scene.render.filepath
+            # An output that is a folder alone ("renders/", the default) would give the still
+            # no name at all (".png"): it is named by its frame, as an animation's frames are
+            # (a still's path takes no '#' substitution).
+            if os.path.basename(bpy.path.abspath(original)) == "":
+                scene.render.filepath = original + f"{scene.frame_current:04d}"
+            try:
+                path = _still_path(scene)
+                result = _run(function, args)
+            finally:
+                scene.render.filepath = original
             files = [policy.relative(path)] if os.path.exists(path) else []
             return {"result": sorted(result), "frames": [scene.frame_current], "files": files}
         result = _run(function, args)
