@@ -153,6 +153,14 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(listed).toBeGreaterThan(0);
   });
 
+  it("creates the missing folder of a file it saves", async () => {
+    const result = await session.run(
+      `return dispatch("wm.save_as_mainfile", { filepath: "scenes/shot01/layout.blend", copy: true }).result;`,
+    );
+    expect(result).toMatchObject({ success: true, output: ["FINISHED"] });
+    expect(existsSync(join(session.dataDir, "scenes", "shot01", "layout.blend"))).toBe(true);
+  });
+
   it("refuses to save over a folder, which Blender would rename aside", async () => {
     mkdirSync(join(session.dataDir, "shots"), { recursive: true });
     const result = await session.run(`

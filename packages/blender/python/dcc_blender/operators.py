@@ -218,6 +218,21 @@ def _reports(message: str):
     return [line.strip() for line in message.strip().splitlines() if line.strip()]
 
 
+def _make_output_folder(operator: str, args: Dict[str, Any]) -> None:
+    """Creates the missing folder of a file a save or an export writes (already checked to lie
+    inside the data folder): Blender would fail with a message about its temporary file."""
+    name = operator.split(".", 1)[1]
+    filepath = args.get("filepath")
+    if not isinstance(filepath, str) or not filepath or "save" not in name and "export" not in name:
+        return
+    folder = os.path.dirname(filepath)
+    if folder and not os.path.isdir(folder):
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as error:
+            raise HandlerError(INVALID_ARGS, f"{operator}: cannot create the folder {folder!r}: {error.strerror}") from None
+
+
 def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     operator = params.get("operator")
     args = params.get("args") or {}
@@ -230,6 +245,7 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
             raise _refusal(refusal) from None
     function, rna = resolve_operator(operator)
     args = check_arguments(policy, operator, rna, args)
+    _make_output_folder(operator, args)
     if operator == "render.render":
         from .render import render_operator
 
