@@ -153,12 +153,14 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(listed).toBeGreaterThan(0);
   });
 
-  it("creates the missing folder of a file it saves", async () => {
-    const result = await session.run(
-      `return dispatch("wm.save_as_mainfile", { filepath: "scenes/shot01/layout.blend", copy: true }).result;`,
-    );
-    expect(result).toMatchObject({ success: true, output: ["FINISHED"] });
+  it("creates the missing folder of a file it saves or exports", async () => {
+    const result = await session.run(`return [
+      dispatch("wm.save_as_mainfile", { filepath: "scenes/shot01/layout.blend", copy: true }).result,
+      dispatch("wm.obj_export", { filepath: "exports/shot01/scene.obj" }).result,
+    ];`);
+    expect(result).toMatchObject({ success: true, output: [["FINISHED"], ["FINISHED"]] });
     expect(existsSync(join(session.dataDir, "scenes", "shot01", "layout.blend"))).toBe(true);
+    expect(existsSync(join(session.dataDir, "exports", "shot01", "scene.obj"))).toBe(true);
   });
 
   it("refuses to save over a folder, which Blender would rename aside", async () => {

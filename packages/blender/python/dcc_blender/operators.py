@@ -221,9 +221,10 @@ def _reports(message: str):
 def _make_output_folder(operator: str, args: Dict[str, Any]) -> None:
     """Creates the missing folder of a file a save or an export writes (already checked to lie
     inside the data folder): Blender would fail with a message about its temporary file."""
-    name = operator.split(".", 1)[1]
     filepath = args.get("filepath")
-    if not isinstance(filepath, str) or not filepath or "save" not in name and "export" not in name:
+    # By id: `wm.save_as_mainfile`, `image.save_as`, `export_scene.fbx`, `wm.obj_export`.
+    writes = "save" in operator or "export" in operator
+    if not writes or not isinstance(filepath, str) or not filepath:
         return
     folder = os.path.dirname(filepath)
     if folder and not os.path.isdir(folder):
