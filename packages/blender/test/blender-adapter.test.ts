@@ -180,11 +180,15 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(statSync(join(session.dataDir, "shots")).isDirectory()).toBe(true);
   });
 
-  it("renders an animation frame by frame into the data folder and lists the files", async () => {
-    const result = await session.run(`
+  // A render that takes a moment: the workbench engine at 32×32.
+  const smallFastRender = `
       dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "BLENDER_WORKBENCH" });
       dispatch("data.set", { path: 'scenes["Scene"].render.resolution_x', value: 32 });
-      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_y', value: 32 });
+      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_y', value: 32 });`;
+
+  it("renders an animation frame by frame into the data folder and lists the files", async () => {
+    const result = await session.run(`
+      ${smallFastRender}
       dispatch("data.set", { path: 'scenes["Scene"].frame_start', value: 1 });
       dispatch("data.set", { path: 'scenes["Scene"].frame_end', value: 3 });
       return dispatch("render.render", { animation: true });`);
@@ -196,9 +200,7 @@ describeWithBlender("the Blender adapter, headless", () => {
 
   it("names a still written to the default output folder by its frame", async () => {
     const result = await session.run(`
-      dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "BLENDER_WORKBENCH" });
-      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_x', value: 32 });
-      dispatch("data.set", { path: 'scenes["Scene"].render.resolution_y', value: 32 });
+      ${smallFastRender}
       dispatch("data.set", { path: 'scenes["Scene"].frame_current', value: 7 });
       const report = dispatch("render.render", { write_still: true });
       return { report, output: dispatch("data.get", { path: 'scenes["Scene"].render.filepath' }) };`);

@@ -11,6 +11,7 @@ from dcc_link import HandlerError
 from . import policy as policy_module
 from .paths import PathSyntaxError, Step, format_path, parse_path
 from .rna_walk import (
+    INVALID_ARGS,
     INVALID_PATH,
     INVALID_VALUE,
     NOT_FOUND,
@@ -41,8 +42,6 @@ def _options(params) -> dict:
         raise HandlerError(INVALID_VALUE, "options must be an object")
     return options
 
-
-INVALID_ARGS = "INVALID_ARGS"
 
 
 def _accept(command: str, params: dict, keys, options=()) -> None:

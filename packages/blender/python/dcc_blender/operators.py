@@ -12,11 +12,9 @@ from dcc_link import HandlerError
 
 from . import policy as policy_module
 from .data_api import _blend_dir
-from .rna_walk import _close
+from .rna_walk import INVALID_ARGS, NOT_FOUND, _close
 from .values import ref
 
-INVALID_ARGS = "INVALID_ARGS"
-NOT_FOUND = "NOT_FOUND"
 POLL_FAILED = "POLL_FAILED"
 OPERATOR_FAILED = "OPERATOR_FAILED"
 

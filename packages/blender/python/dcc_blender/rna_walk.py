@@ -18,6 +18,7 @@ INVALID_PATH = "INVALID_PATH"
 NOT_FOUND = "NOT_FOUND"
 READ_ONLY = "READ_ONLY"
 INVALID_VALUE = "INVALID_VALUE"
+INVALID_ARGS = "INVALID_ARGS"
 
 # The context members a path may start with (context.<member>): what scripts commonly read.
 CONTEXT_MEMBERS = frozenset(
