@@ -140,7 +140,7 @@ describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision
     const controller = new AbortController();
     const running = execute(
       client,
-      'while (true) dispatch("createNode", ["transform"]);',
+      'for (;;) { dispatch("createNode", ["transform"]); const until = Date.now() + 2; while (Date.now() < until) {} }',
       {},
       { signal: controller.signal },
     );
@@ -159,7 +159,12 @@ describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision
   });
 
   it("ends a script that outlives timeout_secs", async () => {
-    const result = await execute(client, 'while (true) dispatch("ls", {});', { timeout_secs: 1 });
+    // Paced: unpaced, a fast machine makes maxDispatchCalls (10 000) calls before the timeout.
+    const result = await execute(
+      client,
+      'for (;;) { dispatch("ls", {}); const until = Date.now() + 2; while (Date.now() < until) {} }',
+      { timeout_secs: 1 },
+    );
     expect(result).toMatchObject({
       success: false,
       errorCode: "TIMEOUT",

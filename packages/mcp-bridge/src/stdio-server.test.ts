@@ -78,7 +78,12 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
     const connected = await spawnServer(revision);
     const abort = new AbortController();
     const call = connected.callTool(
-      { name: "dcc_execute", arguments: { code: "for (;;) { dispatch('tick', {}); }" } },
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: "for (;;) { dispatch('tick', {}); const until = Date.now() + 2; while (Date.now() < until) {} }",
+        },
+      },
       { signal: abort.signal },
     );
     const tickCount = async (): Promise<number> => {
