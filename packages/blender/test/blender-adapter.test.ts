@@ -98,16 +98,23 @@ describeWithBlender("the Blender adapter, headless", () => {
     writeFileSync(join(session.dataDir, "evil.py"), "open('/tmp/pwned', 'w').write('x')\n");
     const result = await session.run(`
       const refused = {};
-      const attempt = (command, args) => { try { dispatch(command, args); refused[command] = "ran"; } catch (e) { refused[command] = e.code + ": " + e.message; } };
+      const rules = {};
+      const attempt = (command, args) => { try { dispatch(command, args); refused[command] = "ran"; } catch (e) { refused[command] = e.code + ": " + e.message; rules[command] = e.data && e.data.rule; } };
       attempt("script.python_file_run", { filepath: "evil.py" });
       attempt("wm.url_open", { url: "https://example.com" });
       attempt("preferences.addon_install", { filepath: "evil.py" });
       attempt("wm.quit_blender", {});
       attempt("wm.save_as_mainfile", { filepath: "/tmp/outside.blend" });
       attempt("wm.save_as_mainfile", { filepath: "../escape.blend" });
-      return refused;`);
+      return { refused, rules };`);
     expect(result.success).toBe(true);
-    const refused = outputOf<Record<string, string>>(result);
+    const { refused, rules } = outputOf<{
+      refused: Record<string, string>;
+      rules: Record<string, string>;
+    }>(result);
+    // The rule travels as data too, so a script can tell which one refused it.
+    expect(rules["wm.quit_blender"]).toBe("quit");
+    expect(rules["wm.save_as_mainfile"]).toBe("data-folder");
     for (const [command, outcome] of Object.entries(refused)) {
       expect(outcome, command).toMatch(/^POLICY: /);
     }

@@ -67,7 +67,7 @@ describeWithBlender("Blender killed mid-script", () => {
       for (let i = 0; i < 100000; i++) {
         try { dispatch("mesh.primitive_cube_add", { location: [i, 0, 0] }); console.log("cube", i); }
         catch (e) {
-          return { code: e.code, message: e.message, cubes: i,
+          return { code: e.code, message: e.message, completion: e.completion, cubes: i,
                    after: dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort() };
         }
       }
@@ -80,7 +80,12 @@ describeWithBlender("Blender killed mid-script", () => {
     const result = await running;
     expect(result).toMatchObject({
       success: true,
-      output: { code: "HOST_GONE", after: ["Camera", "Cube", "Light"] },
+      output: {
+        code: "HOST_GONE",
+        // Killed mid-call, or between two calls: the next one never started.
+        completion: expect.stringMatching(/^(unknown|not_started)$/),
+        after: ["Camera", "Cube", "Light"],
+      },
     });
     const message = outputOf<{ message: string }>(result).message;
     expect(message).toMatch(/Blender exited/);
@@ -134,8 +139,11 @@ describeWithBlender("a host call that never returns", () => {
     const first = session.adapter.pid as number;
     const result = await session.run(`
       try { dispatch("script.python_file_run", { filepath: "hang.py" }); return "returned"; }
-      catch (e) { return { code: e.code, message: e.message }; }`);
-    expect(result).toMatchObject({ success: true, output: { code: "LINK_TIMEOUT" } });
+      catch (e) { return { code: e.code, message: e.message, completion: e.completion }; }`);
+    expect(result).toMatchObject({
+      success: true,
+      output: { code: "LINK_TIMEOUT", completion: "unknown" },
+    });
     expect(outputOf<{ message: string }>(result).message).toMatch(
       /terminated.*restarted with its factory start-up scene/s,
     );

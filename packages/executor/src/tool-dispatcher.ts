@@ -123,6 +123,7 @@ export class ToolDispatcher {
           command: name,
           code: commandErrorCodes.invalidArgs,
           message: `Invalid arguments for ${name}: ${problems.join("; ")}`,
+          completion: "not_started",
         }),
       };
     }
@@ -132,6 +133,7 @@ export class ToolDispatcher {
         command: name,
         code: commandErrorCodes.cancelled,
         message: `${name} was not started: the call was cancelled`,
+        completion: "not_started",
       });
     if (this.#running?.orphaned === true) return { ok: false, error: this.#busy(name) };
     if (signal.aborted) return { ok: false, error: notStarted() };
@@ -232,6 +234,7 @@ export class ToolDispatcher {
       command,
       code: commandErrorCodes.hostBusy,
       message: `Host command ${stuck} has been running for ${seconds.toFixed(1)} s after its script was stopped; the DCC is busy.`,
+      completion: "not_started",
     });
   }
 
@@ -248,6 +251,7 @@ export class ToolDispatcher {
       code: commandErrorCodes.unknownCommand,
       message: `Unknown command: ${name}. ${hint}`,
       suggestions,
+      completion: "not_started",
     });
   }
 }

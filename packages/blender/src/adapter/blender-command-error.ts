@@ -22,24 +22,20 @@ export interface BlenderCommandErrorOptions {
 }
 
 /**
- * A Blender command failed. A script's `dispatch` throws it with the same `code` and `message`,
- * so it can catch, say, `HOST_GONE` and go on after Blender restarted.
+ * A Blender command failed. A script's `dispatch` throws it with the same `code`, `message`,
+ * `completion` and `data`, so it can catch, say, `HOST_GONE` and go on after Blender restarted.
  */
 export class BlenderCommandError extends CommandError {
   override readonly name: string = "BlenderCommandError";
-  /** What Blender attached to the error. */
-  readonly data: unknown;
-  /** Whether the command ran (`complete` for an error Blender raised). */
-  readonly completion: CallCompletion;
 
   constructor(options: BlenderCommandErrorOptions) {
     super({
       command: options.command,
       code: options.code,
       message: options.message,
+      completion: options.completion,
+      data: options.data,
       cause: options.cause,
     });
-    this.data = options.data;
-    this.completion = options.completion ?? "complete";
   }
 }

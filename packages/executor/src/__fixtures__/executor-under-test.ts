@@ -3,6 +3,7 @@
 // and a pool of two workers. Each test file closes the pool after its tests.
 import { currentCancelToken } from "@dcc/cancel";
 import { DccApiCatalog } from "@dcc/catalog";
+import { CommandError } from "../command-error.ts";
 import { DccApiExecutor } from "../dcc-api-executor.ts";
 import type { ExecuteResult } from "../execute-result.ts";
 import { SandboxPool } from "../sandbox-pool.ts";
@@ -52,6 +53,20 @@ export const registry = new ToolRegistry().registerAll([
     name: "fail",
     handler: () => {
       throw Object.assign(new Error("No object matches name: foo"), { code: "NO_OBJECT" });
+    },
+  },
+  {
+    // A refusal that carries facts: `{ data }` JSON or not (`{ bigint: true }`).
+    name: "refuse",
+    handler: (args) => {
+      const bigint = (args as { bigint?: boolean } | null)?.bigint === true;
+      throw new CommandError({
+        command: "refuse",
+        code: "POLICY",
+        message: "refuse is refused by the host's policy",
+        completion: "not_started",
+        data: bigint ? { n: 1n } : { rule: "run-python" },
+      });
     },
   },
   {

@@ -107,6 +107,8 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
     error.name = "CommandError";
     error.command = reply.error.command;
     error.code = reply.error.code;
+    error.completion = reply.error.completion;
+    if (reply.error.data !== undefined) error.data = reply.error.data;
     throw error;
   };
   g.progress = function progress(done, total, message) {

@@ -35,6 +35,24 @@ describe("DccApiExecutor.execute: dispatch", () => {
     });
   });
 
+  it("tells the script whether the failed command ran, and what its handler attached", async () => {
+    const script =
+      "const facts = (name, args) => { try { dispatch(name, args) } catch (e) { return { code: e.code, completion: e.completion, hasData: 'data' in e, data: e.data } } };\n" +
+      'return [facts("fail", {}), facts("refuse", {}), facts("refuse", { bigint: true }), facts("ad", {}), facts("add", { a: "1" })]';
+    const result = await executor.execute(script);
+    expect(result).toMatchObject({
+      success: true,
+      output: [
+        { code: "NO_OBJECT", completion: "complete", hasData: false },
+        { code: "POLICY", completion: "not_started", data: { rule: "run-python" } },
+        // Handler data that is not JSON is left out; the error itself still arrives.
+        { code: "POLICY", completion: "not_started", hasData: false },
+        { code: "UNKNOWN_COMMAND", completion: "not_started" },
+        { code: "INVALID_ARGS", completion: "not_started" },
+      ],
+    });
+  });
+
   it("suggests close names for an unknown command and validates arguments", async () => {
     const unknown = await executor.execute(
       'try { dispatch("ad", {}) } catch (e) { return [e.code, e.message] }',

@@ -2,6 +2,7 @@
 // dispatcher inside the caller's cancel context, and answered as one JSON reply string.
 import { CommandError } from "../command-error.ts";
 import { commandErrorCodes } from "../command-error-code.ts";
+import type { ExecuteCompletion } from "../execute-result.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
 
 /** What a {@link HostCallHandler} needs from its execution. */
@@ -44,6 +45,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
           name,
           commandErrorCodes.cancelled,
           `${name} was not started: the script was stopped`,
+          { completion: "not_started" },
         );
       }
       if (dispatcher === undefined) {
@@ -51,6 +53,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
           name,
           commandErrorCodes.noDispatcher,
           `No host commands are available on ${dccName}`,
+          { completion: "not_started" },
         );
       }
       // Re-parsed on the host: plain data only, `__proto__` keys stay inert own properties.
@@ -58,7 +61,9 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       try {
         args = JSON.parse(argsJson);
       } catch {
-        return errorReply(name, commandErrorCodes.invalidArgs, "The arguments are not valid JSON");
+        return errorReply(name, commandErrorCodes.invalidArgs, "The arguments are not valid JSON", {
+          completion: "not_started",
+        });
       }
       calls++;
       const outcome = inCallerContext(() => dispatchNow(dispatcher, name, args, { signal: host }));
@@ -112,11 +117,44 @@ function valueReply(command: string, value: unknown): string {
 }
 
 function failureReply(command: string, error: unknown): string {
-  if (error instanceof CommandError) return errorReply(command, error.code, error.message);
+  if (error instanceof CommandError) {
+    return errorReply(command, error.code, error.message, {
+      completion: error.completion,
+      data: error.data,
+    });
+  }
   const message = error instanceof Error ? error.message : String(error);
-  return errorReply(command, commandErrorCodes.commandFailed, message);
+  // A handler's own error may say whether it ran (a link error does); anything else ran to it.
+  const completion = (error as { completion?: unknown } | null)?.completion;
+  return errorReply(command, commandErrorCodes.commandFailed, message, {
+    completion: isCompletion(completion) ? completion : "complete",
+  });
 }
 
-function errorReply(command: string, code: string, message: string): string {
-  return JSON.stringify({ ok: false, error: { command, code, message } });
+const completions: ReadonlySet<unknown> = new Set(["complete", "not_started", "unknown"]);
+
+function isCompletion(value: unknown): value is ExecuteCompletion {
+  return completions.has(value);
+}
+
+interface ErrorFacts {
+  completion?: ExecuteCompletion;
+  data?: unknown;
+}
+
+function errorReply(
+  command: string,
+  code: string,
+  message: string,
+  facts: ErrorFacts = {},
+): string {
+  const error = { command, code, message, completion: facts.completion ?? "complete" };
+  if (facts.data !== undefined) {
+    try {
+      return JSON.stringify({ ok: false, error: { ...error, data: facts.data } });
+    } catch {
+      // Data that is not JSON (a BigInt, a cycle) is left out rather than losing the error.
+    }
+  }
+  return JSON.stringify({ ok: false, error });
 }
