@@ -44,10 +44,14 @@ describeWithBlender("the Blender adapter, headless", () => {
 
   it("reads, writes, lists and calls through the data API", async () => {
     const result = await session.run(`
-      dispatch("data.set", { path: 'objects["Cube"].location', value: [1, 2, 3] });
+      const moved = dispatch("data.set", { path: 'objects["Cube"].location', value: [1, 2, 3] });
+      // Blender cuts names at 63 bytes and clamps numbers: data.set says what it stored.
+      const renamed = dispatch("data.set", { path: 'objects["Light"].name', value: "L".repeat(70) });
       const material = dispatch("data.call", { path: "materials.new", args: ["Red"] });
+      const clamped = dispatch("data.set", { path: 'materials["Red"].roughness', value: 5 });
       const modifier = dispatch("data.call", { path: 'objects["Cube"].modifiers.new', kwargs: { name: "Subdivision", type: "SUBSURF" } });
       return {
+        moved, renamed, clamped,
         location: dispatch("data.get", { path: 'objects["Cube"].location' }),
         material, modifier: modifier.type,
         cameras: dispatch("data.list", { collection: "objects", options: { type: "CAMERA" } }).map((o) => o.name),
@@ -56,6 +60,9 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(result).toMatchObject({
       success: true,
       output: {
+        moved: [1, 2, 3],
+        renamed: "L".repeat(63),
+        clamped: 1,
         location: [1, 2, 3],
         material: { type: "Material", name: "Red" },
         modifier: "SubsurfModifier",

@@ -127,7 +127,9 @@ def _data_rules(policy, owner, prop, value, label: str) -> None:
         )
 
 
-def data_set(params: dict, call, policy) -> None:
+def data_set(params: dict, call, policy) -> Any:
+    """Assigns, then returns the value as Blender stored it: a name it made unique (``Cube.001``),
+    a number it clamped, a vector it normalised."""
     _accept("data.set", params, ("path", "value"))
     if "value" not in params:
         raise HandlerError(INVALID_VALUE, "data.set needs a value")
@@ -153,6 +155,7 @@ def data_set(params: dict, call, policy) -> None:
         value = check_string_path(policy, label, prop, value)
         _data_rules(policy, target, prop, value, label)
         _assign(lambda: setattr(target, last.value, value), label)
+        return to_json(getattr(target, last.value), 0)
     elif last.kind == "index":
         prop = holder.prop
         if prop is not None and getattr(prop, "is_readonly", False):
@@ -162,12 +165,13 @@ def data_set(params: dict, call, policy) -> None:
         _index(target, last.value, holder.text)
         value = from_json(raw, None, resolve)
         _assign(lambda: target.__setitem__(last.value, value), label)
+        return to_json(target[last.value], 0)
     else:
         if isinstance(target, bpy.types.bpy_prop_collection) or not isinstance(target, bpy.types.bpy_struct):
             raise HandlerError(READ_ONLY, f"{label} is an item of a collection: set its properties instead")
         value = from_json(raw, None, None)
         _assign(lambda: target.__setitem__(last.value, value), label)
-    return None
+        return to_json(target[last.value], 0)
 
 
 def _assign(action, label: str) -> None:

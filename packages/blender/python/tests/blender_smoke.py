@@ -136,15 +136,17 @@ def _():
 
 @check("data.set examples")
 def _():
-    assert call("data.set", {"path": 'objects["Cube"].location', "value": [1, 2, 3]}) is None
+    # Each form returns the value as Blender stored it.
+    assert call("data.set", {"path": 'objects["Cube"].location', "value": [1, 2, 3]}) == [1.0, 2.0, 3.0]
     assert call("data.get", {"path": 'objects["Cube"].location'}) == [1.0, 2.0, 3.0]
     call("data.set", {"path": 'scenes["Scene"].render.engine', "value": "CYCLES"})
     assert bpy.context.scene.render.engine == "CYCLES"
-    call("data.set", {"path": 'scenes["Scene"].camera', "value": {"$path": 'objects["Camera"]'}})
-    call("data.set", {"path": 'objects["Cube"].location[0]', "value": 5})
+    camera = call("data.set", {"path": 'scenes["Scene"].camera', "value": {"$path": 'objects["Camera"]'}})
+    assert camera["name"] == "Camera", camera
+    assert call("data.set", {"path": 'objects["Cube"].location[0]', "value": 5}) == 5.0
     assert bpy.data.objects["Cube"].location[0] == 5
     call("data.set", {"path": 'materials["Material"].node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value', "value": [1, 0, 0, 1]})
-    call("data.set", {"path": 'objects["Cube"]["weight"]', "value": 3})
+    assert call("data.set", {"path": 'objects["Cube"]["weight"]', "value": 3}) == 3
     assert call("data.get", {"path": 'objects["Cube"]["weight"]'}) == 3
 
 
