@@ -101,6 +101,26 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(result).toMatchObject({ success: true, output: expect.stringContaining("Edit Mode") });
   });
 
+  it("reads a mesh edited in Edit Mode as it is now, not as it was when the mode was entered", async () => {
+    const result = await session.run(`
+      dispatch("object.select_all", { action: "DESELECT" });
+      dispatch("mesh.primitive_cube_add", { location: [0, 0, 5] });
+      const name = dispatch("data.get", { path: "context.active_object.name" });
+      dispatch("object.mode_set", { mode: "EDIT" });
+      dispatch("mesh.select_all", { action: "SELECT" });
+      dispatch("mesh.subdivide", {});
+      const inEdit = dispatch("data.list", { collection: \`objects["\${name}"].data.vertices\` }).length;
+      const viaMeshes = dispatch("data.list", { collection: \`meshes["\${name}"].vertices\` }).length;
+      dispatch("object.mode_set", { mode: "OBJECT" });
+      const after = dispatch("data.list", { collection: \`objects["\${name}"].data.vertices\` }).length;
+      dispatch("object.delete", {});
+      return { inEdit, viaMeshes, after };`);
+    expect(result).toMatchObject({
+      success: true,
+      output: { inEdit: 26, viaMeshes: 26, after: 26 },
+    });
+  });
+
   it("refuses commands that run code or reach outside, naming the rule", async () => {
     writeFileSync(join(session.dataDir, "evil.py"), "open('/tmp/pwned', 'w').write('x')\n");
     const result = await session.run(`

@@ -196,7 +196,17 @@ def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional
         done.append(step)
         last = step
         _guard_type(cur, format_path(path.root, done), policy)
+        if isinstance(cur, bpy.types.Mesh) and cur.is_editmode:
+            _load_edit_mesh(cur)
     return Resolved(cur, parent, last, prop, format_path(path.root, done))
+
+
+def _load_edit_mesh(mesh) -> None:
+    # In Edit Mode the geometry lives in Blender's edit mesh: the Mesh keeps what it had when
+    # the mode was entered until it is loaded back, so a read would see stale vertices.
+    for obj in bpy.data.objects:
+        if obj.mode == "EDIT" and obj.type == "MESH" and obj.data == mesh:
+            obj.update_from_editmode()
 
 
 def resolve_text(text: str, policy) -> Any:
