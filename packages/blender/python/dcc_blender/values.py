@@ -73,8 +73,61 @@ def ref(value) -> Dict[str, Any]:
     name_prop = rna.properties.get("name")
     if name_prop is not None and name_prop.type == "STRING":
         out["name"] = value.name
-    out["path"] = _path_from_repr(value)
+    out["path"] = struct_path(value)
     return out
+
+
+def struct_path(value) -> Optional[str]:
+    """The path of a struct inside a data-block: Blender's own ``path_from_id`` where it can
+    spell one, else found by position for the types it cannot (node links, F-curves,
+    keyframes). None for a struct outside ``bpy.data``."""
+    owner = getattr(value, "id_data", None)
+    base = id_path(owner) if owner is not None else None
+    if base is None:
+        return _path_from_repr(value)
+    try:
+        inner = value.path_from_id()
+    except (ValueError, TypeError):
+        inner = _position_path(value, owner)
+    if inner is None:
+        return None
+    if inner == "":
+        return base
+    try:
+        return parse_path(base + ("" if inner.startswith("[") else ".") + inner).text()
+    except PathSyntaxError:
+        return None
+
+
+def _index_in(collection, value) -> Optional[int]:
+    pointer = value.as_pointer()
+    for index, item in enumerate(collection):
+        if item.as_pointer() == pointer:
+            return index
+    return None
+
+
+def _position_path(value, owner) -> Optional[str]:
+    if isinstance(value, bpy.types.NodeLink):
+        index = _index_in(owner.links, value)
+        return None if index is None else f"links[{index}]"
+    curves = []
+    if isinstance(owner, bpy.types.Action):
+        curves.append(("fcurves", owner.fcurves))
+    animation = getattr(owner, "animation_data", None)
+    if animation is not None:
+        curves.append(("animation_data.drivers", animation.drivers))
+    for prefix, fcurves in curves:
+        if isinstance(value, bpy.types.FCurve):
+            index = _index_in(fcurves, value)
+            if index is not None:
+                return f"{prefix}[{index}]"
+        elif isinstance(value, bpy.types.Keyframe):
+            for index, fcurve in enumerate(fcurves):
+                point = _index_in(fcurve.keyframe_points, value)
+                if point is not None:
+                    return f"{prefix}[{index}].keyframe_points[{point}]"
+    return None
 
 
 def _number(value: float):

@@ -191,7 +191,17 @@ def _():
     call("data.call", {"path": 'objects["Cube"].data.materials.append', "args": [{"$path": 'materials["Red"]'}]})
     tree = 'materials["Material"].node_tree'
     node = call("data.call", {"path": f"{tree}.nodes.new", "args": ["ShaderNodeRGB"]})
-    call("data.call", {"path": f"{tree}.links.new", "args": [{"$path": node["path"] + '.outputs[0]'}, {"$path": f'{tree}.nodes["Principled BSDF"].inputs["Base Color"]'}]})
+    link = call("data.call", {"path": f"{tree}.links.new", "args": [{"$path": node["path"] + '.outputs[0]'}, {"$path": f'{tree}.nodes["Principled BSDF"].inputs["Base Color"]'}]})
+    # Every returned struct's path leads back to it, also where Blender cannot spell one.
+    assert link["type"] == "NodeLink" and link["path"].startswith(f"{tree}.links["), link
+    assert call("data.get", {"path": link["path"] + ".from_node"})["path"] == node["path"]
+    action = bpy.data.objects["Cube"].animation_data.action.name
+    fcurve = call("data.get", {"path": f'actions["{action}"].fcurves[2]'})
+    assert fcurve["path"] == f'actions["{action}"].fcurves[2]', fcurve
+    key = call("data.get", {"path": f'actions["{action}"].fcurves[1].keyframe_points[0]'})
+    assert key["path"] == f'actions["{action}"].fcurves[1].keyframe_points[0]', key
+    socket = call("data.get", {"path": f'{tree}.nodes["Principled BSDF"].inputs[0]'})
+    assert socket["path"] == f'{tree}.nodes["Principled BSDF"].inputs[0]', socket
     call("data.call", {"path": 'scenes["Scene"].frame_set', "args": [3]})
     assert bpy.context.scene.frame_current == 3
     call("data.call", {"path": 'scenes["Scene"].frame_set', "args": [1]})
