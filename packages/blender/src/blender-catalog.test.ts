@@ -22,6 +22,28 @@ describe("createBlenderCatalog", () => {
     );
   });
 
+  it("notes the operators the policy refuses by name, unless this host lifted the rule", () => {
+    expect(catalog.get("script.python_file_run")).toMatchObject({
+      policy: expect.stringMatching(/^refused unless the host lifts rule 'python-scripts': /),
+    });
+    expect(catalog.get("wm.quit_blender")).toMatchObject({
+      policy: "refused unless the host lifts rule 'quit': it ends Blender",
+    });
+    expect(catalog.get("mesh.primitive_cube_add")).not.toHaveProperty("policy");
+    // A search shows the note beside the command.
+    const hit = catalog.search("run a python script file", { limit: 10 });
+    expect(hit.find((record) => record.name === "script.python_file_run")).toHaveProperty("policy");
+
+    const lifted = createBlenderCatalog({
+      policy: { allow: ["python-scripts", "wm.quit_blender", "wm.url_*"] },
+    });
+    expect(lifted.get("script.python_file_run")).not.toHaveProperty("policy");
+    expect(lifted.get("wm.quit_blender")).not.toHaveProperty("policy");
+    // Lifted by a pattern the catalog does not match: the conditional note stays true.
+    expect(lifted.get("wm.url_open")).toHaveProperty("policy");
+    expect(lifted.get("wm.window_close")).toHaveProperty("policy");
+  });
+
   it("gives each operator a signature, a description, its label and its context hint", () => {
     expect(catalog.get("mesh.bevel")).toMatchObject({
       kind: "operator",

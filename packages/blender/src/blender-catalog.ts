@@ -1,4 +1,5 @@
 import { DccApiCatalog, type RankerName, type SynonymTable } from "@dcc/catalog";
+import type { BlenderPolicy } from "./adapter/blender-launch.ts";
 import type { BlenderCommandRecord } from "./blender-command-record.ts";
 import { blenderDataCommands } from "./blender-data-command.ts";
 import type { BlenderOperator } from "./blender-operator.ts";
@@ -6,6 +7,7 @@ import { blenderOperatorData } from "./blender-operator-data.ts";
 import { BLENDER_SYNONYMS } from "./blender-synonyms.ts";
 import { mergeSynonyms } from "./internal/merge-synonyms.ts";
 import { operatorNotes } from "./internal/operator-notes.ts";
+import { operatorPolicy } from "./internal/operator-policy.ts";
 import { operatorContextHint } from "./operator-context-hint.ts";
 import { operatorSignature } from "./operator-signature.ts";
 
@@ -15,6 +17,12 @@ export interface BlenderCatalogOptions {
   ranker?: RankerName;
   /** Extra synonym groups, added to {@link BLENDER_SYNONYMS} (and the catalog's general ones). */
   synonyms?: SynonymTable;
+  /**
+   * The host's policy, so that operators it refuses by name carry a `policy` note in searches.
+   * A rule named in `allow`, or an operator id listed there exactly, drops the note; under an
+   * `allow` pattern (`wm.url_*`) the note stays, worded as a condition.
+   */
+  policy?: BlenderPolicy | undefined;
 }
 
 // Menu labels ("Merge by Distance" for mesh.remove_doubles) are indexed like parameter names.
@@ -27,7 +35,10 @@ const keywordFields = ["label"];
  * description misses what people call an operator, a hand-written "used for" sentence follows it.
  */
 export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccApiCatalog {
-  const commands: BlenderCommandRecord[] = blenderOperatorData().operators.map(operatorRecord);
+  const lifted = new Set(options.policy?.allow ?? []);
+  const commands: BlenderCommandRecord[] = blenderOperatorData().operators.map((operator) =>
+    operatorRecord(operator, lifted),
+  );
   for (const command of blenderDataCommands()) {
     commands.push({
       name: command.name,
@@ -47,7 +58,10 @@ export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccAp
   });
 }
 
-function operatorRecord(operator: BlenderOperator): BlenderCommandRecord {
+function operatorRecord(
+  operator: BlenderOperator,
+  lifted: ReadonlySet<string>,
+): BlenderCommandRecord {
   const own = operator.description;
   const described = own !== undefined && own !== "(undocumented operator)";
   const note = operatorNotes().get(operator.name);
@@ -62,5 +76,9 @@ function operatorRecord(operator: BlenderOperator): BlenderCommandRecord {
   };
   const context = operatorContextHint(operator);
   if (context !== undefined) record.context = context;
+  const mark = operatorPolicy().get(operator.name);
+  if (mark !== undefined && !lifted.has(mark.rule) && !lifted.has(operator.name)) {
+    record.policy = `refused unless the host lifts rule '${mark.rule}': ${mark.reason}`;
+  }
   return record;
 }

@@ -17,6 +17,11 @@ export interface BlenderCommandRecord extends CommandRecord {
   label?: string;
   /** Where an operator's poll() passed, when it does not pass everywhere (see `operatorContextHint`). */
   context?: string;
+  /**
+   * Set when the host's policy refuses the operator by name and this host has not lifted its
+   * rule: `refused unless the host lifts rule 'python-scripts': it runs Python code`.
+   */
+  policy?: string;
   /** Example `dispatch` calls of a data command. */
   examples?: readonly string[];
 }

@@ -102,6 +102,14 @@ SIMPLE_DRIVER_NAMES = frozenset(
 _DRIVER_TOKEN = re.compile(r"\s*(?:(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|(\*\*|==|!=|<=|>=|[-+*/%<>(),]))")
 
 
+def operator_rule(operator: str) -> Optional[Tuple[str, str]]:
+    """The (rule, reason) of ``OPERATOR_RULES`` refusing ``operator`` by name, or None."""
+    for rule, patterns, reason in OPERATOR_RULES:
+        if any(fnmatch.fnmatchcase(operator, pattern) for pattern in patterns):
+            return rule, reason
+    return None
+
+
 class PolicyRefusal(Exception):
     """Refused by the policy; ``rule`` names the rule (what to put in ``allow`` to lift it)."""
 
@@ -167,10 +175,7 @@ class Policy:
 
     def operator_rule(self, operator: str) -> Optional[Tuple[str, str]]:
         """The (rule, reason) refusing ``operator`` by name, or None."""
-        for rule, patterns, reason in OPERATOR_RULES:
-            if any(fnmatch.fnmatchcase(operator, pattern) for pattern in patterns):
-                return rule, reason
-        return None
+        return operator_rule(operator)
 
     def check_operator(self, operator: str) -> None:
         """Raises ``PolicyRefusal`` if ``operator`` is refused by name."""

@@ -78,7 +78,7 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
   let host: BlenderConnection | undefined;
   let catalog = options.catalog;
   const getCatalog = (): DccApiCatalog => {
-    catalog ??= createBlenderCatalog();
+    catalog ??= createBlenderCatalog({ policy: options.policy });
     return catalog;
   };
 

@@ -1,0 +1,4 @@
+// Types for the plain-JS generator, so the package's tests can import it under strict TypeScript.
+
+export const POLICY_OUTPUT_PATH: string;
+export function operatorPolicyText(): string;
