@@ -124,7 +124,13 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
     done, files = [], []
     try:
         for frame in frames:
-            checkpoint()
+            try:
+                checkpoint()
+            except HandlerError as cancelled:
+                # The frames already written stay: the error says which they are.
+                cancelled.message += f" after {len(done)} of {len(frames)} frames"
+                cancelled.data = {"frames": done, "files": files}
+                raise
             scene.frame_set(frame)
             path = _checked_output(policy, scene, frame)
             # A still is written without frame digits: name each frame as an animation would.

@@ -295,6 +295,23 @@ def _():
     call_object.cancel("test")
     reply = dispatcher.run(call_object)
     assert reply["type"] == "error" and reply["error"]["code"] == "CANCELLED", reply
+    # Cancelled once frame 2 is set: frames 1 and 2 are written, and the error lists them.
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = 1, 5
+    call_object = Call(1000, "blender.op", {"operator": "render.render", "args": {"animation": True}})
+
+    def cancel_at_two(scene, *_):
+        if scene.frame_current == 2:
+            call_object.cancel("test")
+
+    bpy.app.handlers.frame_change_post.append(cancel_at_two)
+    try:
+        reply = dispatcher.run(call_object)
+    finally:
+        bpy.app.handlers.frame_change_post.remove(cancel_at_two)
+    error = reply["error"]
+    assert error["code"] == "CANCELLED" and "after 2 of 5 frames" in error["message"], reply
+    assert error["data"] == {"frames": [1, 2], "files": ["renders/frame_0001.png", "renders/frame_0002.png"]}, reply
 
 
 @check("load_post confines outputs")
