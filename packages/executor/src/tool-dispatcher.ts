@@ -1,5 +1,6 @@
 import { CommandError } from "./command-error.ts";
 import { commandErrorCodes } from "./command-error-code.ts";
+import type { ExecuteCompletion } from "./execute-result.ts";
 import { closestNames } from "./internal/closest-names.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
@@ -259,11 +260,14 @@ export class ToolDispatcher {
 function toCommandError(command: string, error: unknown): CommandError {
   if (error instanceof CommandError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const code =
-    typeof error === "object" &&
-    error !== null &&
-    typeof (error as { code?: unknown }).code === "string"
-      ? (error as { code: string }).code
-      : commandErrorCodes.commandFailed;
-  return new CommandError({ command, code, message, cause: error });
+  // A handler's own error keeps its string `code`, and its `completion` when it says one (a
+  // link error does: a call the host may have run is `unknown`).
+  const own = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {};
+  const code = typeof own["code"] === "string" ? own["code"] : commandErrorCodes.commandFailed;
+  const completion = completions.has(own["completion"])
+    ? (own["completion"] as ExecuteCompletion)
+    : undefined;
+  return new CommandError({ command, code, message, completion, cause: error });
 }
+
+const completions: ReadonlySet<unknown> = new Set(["complete", "not_started", "unknown"]);

@@ -56,6 +56,16 @@ export const registry = new ToolRegistry().registerAll([
     },
   },
   {
+    // A plain error that says the host may have run the command, as a link error does.
+    name: "lost",
+    handler: () => {
+      throw Object.assign(new Error("the link died mid-call"), {
+        code: "HOST_GONE",
+        completion: "unknown",
+      });
+    },
+  },
+  {
     // A refusal that carries facts: `{ data }` JSON or not (`{ bigint: true }`).
     name: "refuse",
     handler: (args) => {

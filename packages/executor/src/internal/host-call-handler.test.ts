@@ -38,7 +38,7 @@ describe("DccApiExecutor.execute: dispatch", () => {
   it("tells the script whether the failed command ran, and what its handler attached", async () => {
     const script =
       "const facts = (name, args) => { try { dispatch(name, args) } catch (e) { return { code: e.code, completion: e.completion, hasData: 'data' in e, data: e.data } } };\n" +
-      'return [facts("fail", {}), facts("refuse", {}), facts("refuse", { bigint: true }), facts("ad", {}), facts("add", { a: "1" })]';
+      'return [facts("fail", {}), facts("refuse", {}), facts("refuse", { bigint: true }), facts("ad", {}), facts("add", { a: "1" }), facts("lost", {})]';
     const result = await executor.execute(script);
     expect(result).toMatchObject({
       success: true,
@@ -49,6 +49,7 @@ describe("DccApiExecutor.execute: dispatch", () => {
         { code: "POLICY", completion: "not_started", hasData: false },
         { code: "UNKNOWN_COMMAND", completion: "not_started" },
         { code: "INVALID_ARGS", completion: "not_started" },
+        { code: "HOST_GONE", completion: "unknown" },
       ],
     });
   });

@@ -123,18 +123,9 @@ function failureReply(command: string, error: unknown): string {
       data: error.data,
     });
   }
+  // The dispatcher makes every handler error a CommandError; anything else failed in it.
   const message = error instanceof Error ? error.message : String(error);
-  // A handler's own error may say whether it ran (a link error does); anything else ran to it.
-  const completion = (error as { completion?: unknown } | null)?.completion;
-  return errorReply(command, commandErrorCodes.commandFailed, message, {
-    completion: isCompletion(completion) ? completion : "complete",
-  });
-}
-
-const completions: ReadonlySet<unknown> = new Set(["complete", "not_started", "unknown"]);
-
-function isCompletion(value: unknown): value is ExecuteCompletion {
-  return completions.has(value);
+  return errorReply(command, commandErrorCodes.commandFailed, message);
 }
 
 interface ErrorFacts {
