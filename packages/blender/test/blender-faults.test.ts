@@ -109,12 +109,19 @@ describeWithBlender("Blender killed mid-script", () => {
       () => session.adapter.launches === launches + 1 && session.adapter.pid !== pid,
       120_000,
     );
-    expect(
-      await session.run(`return dispatch("data.list", { collection: "objects" }).length;`),
-    ).toMatchObject({
+    // The first command after the restart is told, and runs nothing: the scene it would act
+    // on is gone.
+    const count = `try { return dispatch("data.list", { collection: "objects" }).length; }
+      catch (e) { return { code: e.code, completion: e.completion, message: e.message }; }`;
+    const told = await session.run(count);
+    expect(told).toMatchObject({
       success: true,
-      output: 3,
+      output: { code: "HOST_GONE", completion: "not_started" },
     });
+    expect(outputOf<{ message: string }>(told).message).toMatch(
+      /since the last command, Blender exited, and it was restarted with its factory start-up scene/,
+    );
+    expect(await session.run(count)).toMatchObject({ success: true, output: 3 });
   });
 });
 
@@ -154,6 +161,31 @@ describeWithBlender("a host call that never returns", () => {
       success: true,
       output: 3,
     });
+  });
+
+  it("tells the next script when Blender was ended for a command whose script had stopped", async () => {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(session.dataDir, "hang.py"), "import time\ntime.sleep(3600)\n");
+    const first = session.adapter.pid as number;
+    const stopped = await session.run(
+      `dispatch("script.python_file_run", { filepath: "hang.py" }); return "returned";`,
+      { timeoutSecs: 1 },
+    );
+    expect(stopped).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+    await waitFor("the old Blender to exit", () => !processAlive(first), 60_000);
+    const count = `try { return dispatch("data.list", { collection: "objects" }).length; }
+      catch (e) { return { code: e.code, completion: e.completion, message: e.message }; }`;
+    // Nobody waited for the stuck command's error, so the next command is told instead of
+    // running on the new, empty scene as if nothing had happened.
+    const told = await session.run(count);
+    expect(told).toMatchObject({
+      success: true,
+      output: { code: "HOST_GONE", completion: "not_started" },
+    });
+    expect(outputOf<{ message: string }>(told).message).toMatch(
+      /restarted with its factory start-up scene/,
+    );
+    expect(await session.run(count)).toMatchObject({ success: true, output: 3 });
   });
 });
 

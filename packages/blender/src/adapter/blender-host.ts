@@ -1,5 +1,6 @@
 import type { DccHostStatus } from "@dcc/executor";
-import { DccProcess, type DccProcessOptions, forcefulCall } from "@dcc/link";
+import { DccProcess, type DccProcessOptions, forcefulCall, LinkError } from "@dcc/link";
+import { BlenderCommandError } from "./blender-command-error.ts";
 import type { BlenderConnection } from "./internal/blender-connection.ts";
 import { commandFailure, isGone } from "./internal/command-failure.ts";
 
@@ -40,6 +41,10 @@ export class BlenderHost implements BlenderConnection {
   #unavailable = false;
   #watched: unknown;
   #launches = 0;
+  // Why Blender last restarted, until a caller has been told: a restart between two commands,
+  // or after the caller had stopped waiting, would otherwise go unseen, and the next command
+  // would act on an empty scene as if nothing had happened.
+  #unreported: string | undefined;
 
   constructor(options: BlenderHostOptions) {
     this.#options = options;
@@ -97,6 +102,16 @@ export class BlenderHost implements BlenderConnection {
     signal: AbortSignal,
   ): Promise<unknown> {
     if (this.#reviving !== undefined) await this.#reviving.catch(() => undefined);
+    const missed = this.#unreported;
+    if (missed !== undefined && this.#reviving === undefined && !this.#unavailable) {
+      this.#unreported = undefined;
+      throw new BlenderCommandError({
+        command,
+        code: "HOST_GONE",
+        completion: "not_started",
+        message: `${command} did not run: since the last command, ${missed}, and it was restarted with its factory start-up scene (unsaved changes are lost). Run it again to go on.`,
+      });
+    }
     try {
       return await forcefulCall(this.#process, {
         method,
@@ -106,7 +121,7 @@ export class BlenderHost implements BlenderConnection {
         graceMs: this.#options.graceMs,
       });
     } catch (error) {
-      throw this.#failure(command, error);
+      throw this.#failure(command, error, signal);
     }
   }
 
@@ -125,16 +140,16 @@ export class BlenderHost implements BlenderConnection {
     if (link !== undefined && link !== this.#watched) {
       this.#watched = link;
       link.onDisconnect((disconnect) => {
-        if (disconnect.code === "HOST_GONE" || disconnect.code === "HOST_UNRESPONSIVE") {
-          this.#revive();
-        }
+        if (disconnect.code === "HOST_GONE") this.#revive("Blender exited");
+        else if (disconnect.code === "HOST_UNRESPONSIVE") this.#revive("Blender stopped answering");
       });
     }
   }
 
   /** Starts a new Blender after the last one died; idempotent while one is starting. */
-  #revive(): void {
+  #revive(reason: string): void {
     if (this.#closed || this.#reviving !== undefined) return;
+    this.#unreported = reason;
     const now = Date.now();
     this.#crashes.push(now);
     while ((this.#crashes[0] ?? now) < now - crashWindowMs) this.#crashes.shift();
@@ -182,8 +197,16 @@ export class BlenderHost implements BlenderConnection {
     }
   }
 
-  #failure(command: string, error: unknown): unknown {
-    if (isGone(error)) this.#revive();
+  #failure(command: string, error: unknown, signal: AbortSignal): unknown {
+    if (isGone(error)) {
+      this.#revive(
+        error instanceof LinkError && error.hostTerminated
+          ? `Blender was ended because ${command} did not stop in time`
+          : `Blender exited while ${command} ran`,
+      );
+      // A caller still waiting reads this error; one that stopped waiting never will.
+      if (!signal.aborted) this.#unreported = undefined;
+    }
     const after = this.#closed
       ? "The server is shutting down."
       : "Blender is being restarted with its factory start-up scene (unsaved changes are lost); the next command waits for it.";
