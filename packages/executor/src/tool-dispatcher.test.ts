@@ -238,9 +238,26 @@ function hangingCommands(): {
 }
 
 const busyMessage =
-  /^Host command hang has been running for \d+\.\d s after its script was stopped; the DCC is busy\.$/;
+  /^Host command hang is still running \d+\.\d s after its script was stopped \(\d+\.\d s in all\); the DCC is busy\.$/;
 
 describe("ToolDispatcher with a command whose caller is gone", () => {
+  it("says how long ago the caller stopped, apart from how long the command has run", async () => {
+    const { registry, release } = hangingCommands();
+    const dispatcher = new ToolDispatcher(registry);
+    const caller = new AbortController();
+    const hung = dispatcher.dispatch("hang", null, { signal: caller.signal });
+    // The command runs for at least 300 ms before its caller goes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    caller.abort();
+    const refused = await rejection(dispatcher.dispatch("echo", 1));
+    const [, stopped, total] = /running (\d+\.\d) s after .*\((\d+\.\d) s in all\)/.exec(
+      refused.message,
+    ) ?? ["", "NaN", "NaN"];
+    expect(Number(total) - Number(stopped)).toBeGreaterThanOrEqual(0.2);
+    release();
+    await hung;
+  });
+
   it("refuses new calls with HOST_BUSY while the orphaned command runs, and serves again once it settles", async () => {
     const { registry, started, release } = hangingCommands();
     const dispatcher = new ToolDispatcher(registry);
@@ -371,7 +388,7 @@ describe("HOST_BUSY through DccApiExecutor.execute", () => {
     expect(await cancelled).toMatchObject({ errorCode: "CANCELLED", completion: "unknown" });
     const failed = await executor.execute("return dispatch('echo', 'after');", { timeoutSecs: 30 });
     expect(failed).toMatchObject({ success: false, errorCode: "SCRIPT_ERROR" });
-    expect(failed.success ? "" : failed.error).toMatch(/Host command hang has been running for/);
+    expect(failed.success ? "" : failed.error).toMatch(/Host command hang is still running/);
     commands.release();
     expect(
       await executor.execute("return dispatch('echo', 'after');", { timeoutSecs: 5 }),

@@ -55,6 +55,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 interface RunningCall {
   readonly command: string;
   readonly startedAt: number;
+  /** When its caller went (its signal aborted); undefined while the caller waits. */
+  stoppedAt: number | undefined;
   /** Its caller is gone (signal aborted) and it has still not settled after the grace period. */
   orphaned: boolean;
 }
@@ -196,10 +198,16 @@ export class ToolDispatcher {
 
   /** Holds the host until `call` settles, and marks it orphaned if its caller goes first. */
   #watch(command: string, signal: AbortSignal, call: Promise<unknown>): Promise<unknown> {
-    const running: RunningCall = { command, startedAt: performance.now(), orphaned: false };
+    const running: RunningCall = {
+      command,
+      startedAt: performance.now(),
+      stoppedAt: undefined,
+      orphaned: false,
+    };
     this.#running = running;
     let grace: ReturnType<typeof setTimeout> | undefined;
     const onAbort = (): void => {
+      running.stoppedAt = performance.now();
       grace = setTimeout(() => {
         running.orphaned = true;
         // Calls already waiting would wait for nobody's work: they are refused too.
@@ -230,11 +238,13 @@ export class ToolDispatcher {
   #busy(command: string): CommandError {
     const running = this.#running;
     const stuck = running?.command ?? "unknown";
-    const seconds = running === undefined ? 0 : (performance.now() - running.startedAt) / 1000;
+    const now = performance.now();
+    const since = (from: number | undefined): string =>
+      ((from === undefined ? 0 : now - from) / 1000).toFixed(1);
     return new CommandError({
       command,
       code: commandErrorCodes.hostBusy,
-      message: `Host command ${stuck} has been running for ${seconds.toFixed(1)} s after its script was stopped; the DCC is busy.`,
+      message: `Host command ${stuck} is still running ${since(running?.stoppedAt)} s after its script was stopped (${since(running?.startedAt)} s in all); the DCC is busy.`,
       completion: "not_started",
     });
   }
