@@ -37,6 +37,25 @@ describe("fitResult", () => {
     expect(fitted.message).toBe("big");
   });
 
+  it("keeps the first and last log entries as entries, saying how many were left out", () => {
+    const logs = Array.from({ length: 1000 }, (_, index) => ({
+      level: "log",
+      message: `line ${index} ${"z".repeat(40)}`,
+    }));
+    logs.push({ level: "warn", message: "[99000 more log entries dropped: log limit reached]" });
+    const fitted = fitResult({ success: true, message: "m", output: null, logs }, 8000);
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(8000);
+    const kept = fitted["logs"] as Array<{ level: string; message: string }>;
+    for (const item of kept)
+      expect(item).toEqual({ level: expect.any(String), message: expect.any(String) });
+    expect(kept[0]?.message).toMatch(/^line 0 /);
+    // The executor's own note, last, survives the trimming.
+    expect(kept.at(-1)?.message).toMatch(/99000 more log entries dropped/);
+    const gap = kept.find((item) => /left out here/.test(item.message));
+    const omitted = Number(/\[(\d+) log entries left out/.exec(gap?.message ?? "")?.[1]);
+    expect(omitted + kept.length - 1).toBe(logs.length);
+  });
+
   it("shortens one huge string with a marker", () => {
     const fitted = fitResult({ success: true, message: "m", output: "y".repeat(100_000) }, 2000);
     expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(2000);

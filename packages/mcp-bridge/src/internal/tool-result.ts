@@ -31,8 +31,9 @@ export function fitResult(result: BridgeResult, maxChars: number): BridgeResult 
   for (let round = 0; round < 12; round += 1) {
     const candidate = shrinkEnvelope(result, limits);
     const length = safeLength(candidate);
-    if (length <= maxChars)
-      return { ...candidate, truncated: { ...report(originalChars), keptChars: length } };
+    // The report counts against the budget too.
+    const fitted = { ...candidate, truncated: { ...report(originalChars), keptChars: length } };
+    if (safeLength(fitted) <= maxChars) return fitted;
     limits = {
       items: Math.max(1, Math.floor(limits.items / 2)),
       keys: Math.max(1, Math.floor(limits.keys / 2)),
@@ -62,10 +63,33 @@ function report(originalChars: number): Record<string, unknown> {
 
 function shrinkEnvelope(result: BridgeResult, limits: ShrinkLimits): BridgeResult {
   const copy: BridgeResult = { ...result };
-  for (const field of ["output", "logs", "results", "error", "context"]) {
+  for (const field of ["output", "results", "error", "context"]) {
     if (field in copy) copy[field] = shrink(copy[field], limits, 0);
   }
+  if ("logs" in copy) copy["logs"] = shrinkLogs(copy["logs"], limits);
   return copy;
+}
+
+/**
+ * Log entries keep their shape: the first and the last ones stay (a script's last lines, and
+ * the executor's note of entries it dropped, are often what matters), and one warning entry in
+ * between says how many were left out.
+ */
+function shrinkLogs(logs: unknown, limits: ShrinkLimits): unknown {
+  if (!Array.isArray(logs)) return shrink(logs, limits, 0);
+  const entry = (item: unknown): unknown => shrink(item, limits, 1);
+  if (logs.length <= limits.items) return logs.map(entry);
+  const tail = Math.floor(limits.items / 2);
+  const head = limits.items - tail;
+  const omitted = logs.length - limits.items;
+  return [
+    ...logs.slice(0, head).map(entry),
+    {
+      level: "warn",
+      message: `[${omitted} log entr${omitted === 1 ? "y" : "ies"} left out here to fit the result]`,
+    },
+    ...logs.slice(logs.length - tail).map(entry),
+  ];
 }
 
 function shrink(value: unknown, limits: ShrinkLimits, depth: number): unknown {
