@@ -51,7 +51,10 @@ def _scene(args: Dict[str, Any]):
 
 
 def _checked_output(policy, scene, frame: int) -> str:
-    path = scene.render.frame_path(frame=frame)
+    return _checked_path(policy, scene, scene.render.frame_path(frame=frame))
+
+
+def _checked_path(policy, scene, path: str) -> str:
     if not policy.inside(path) and not policy.lifted(policy_module.DATA_FOLDER_RULE):
         rule = policy_module.DATA_FOLDER_RULE
         raise HandlerError(
@@ -64,11 +67,9 @@ def _checked_output(policy, scene, frame: int) -> str:
 
 
 def _still_path(scene) -> str:
-    # A still (not an animation) is written without frame digits unless the path has '#'.
-    frame = scene.frame_current
+    # Blender 3.4 writes a still at the output path as written: a '#' stays a '#' (only an
+    # animation's frames replace it), and the extension is added when the path lacks it.
     path = bpy.path.abspath(scene.render.filepath)
-    if "#" in os.path.basename(path):
-        return scene.render.frame_path(frame=frame)
     extension = scene.render.file_extension
     if scene.render.use_file_extension and not path.lower().endswith(extension.lower()):
         path += extension
@@ -90,7 +91,6 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
     scene = _scene(args)
     if not args.get("animation"):
         if args.get("write_still"):
-            _checked_output(policy, scene, scene.frame_current)
             original = scene.render.filepath
             # An output that is a folder alone ("renders/", the default) would give the still
             # no name at all (".png"): it is named by its frame, as an animation's frames are
@@ -98,7 +98,7 @@ def render_operator(function, args: Dict[str, Any], call, policy) -> Dict[str, A
             if os.path.basename(bpy.path.abspath(original)) == "":
                 scene.render.filepath = original + f"{scene.frame_current:04d}"
             try:
-                path = _still_path(scene)
+                path = _checked_path(policy, scene, _still_path(scene))
                 result = _run(function, args)
             finally:
                 scene.render.filepath = original

@@ -287,6 +287,12 @@ def _():
         assert os.path.getsize(os.path.join(data_dir, name)) > 0
     still = call("blender.op", {"operator": "render.render", "args": {"write_still": True}})
     assert still["files"] == ["renders/frame_.png"], still  # a still has no frame digits
+    # A '#' in a still's output stays a '#': Blender writes the path as it is.
+    call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "renders/still_####"})
+    hashed = call("blender.op", {"operator": "render.render", "args": {"write_still": True}})
+    assert hashed["files"] == ["renders/still_####.png"], hashed
+    assert os.path.getsize(os.path.join(data_dir, "renders", "still_####.png")) > 0
+    call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "renders/frame_"})
 
 
 @check("render cancelled between frames")
