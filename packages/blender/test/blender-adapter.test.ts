@@ -214,6 +214,24 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(statSync(join(session.dataDir, "shots")).isDirectory()).toBe(true);
   });
 
+  it("refuses an export to a folder alone, before the exporter runs", async () => {
+    const result = await session.run(`
+      dispatch("data.call", { path: 'scenes["Scene"].frame_set', args: [3] });
+      let outcome = "exported";
+      try { dispatch("export_scene.gltf", { filepath: "exports/" }); }
+      catch (e) { outcome = e.code + ": " + e.message; }
+      return { outcome, frame: dispatch("data.get", { path: 'scenes["Scene"].frame_current' }) };`);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        outcome: expect.stringMatching(
+          /^INVALID_ARGS: export_scene.gltf argument filepath 'exports\/' names a folder/,
+        ),
+        frame: 3,
+      },
+    });
+  });
+
   // A render that takes a moment: the workbench engine at 32×32.
   const smallFastRender = `
       dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "BLENDER_WORKBENCH" });

@@ -216,14 +216,22 @@ def _reports(message: str):
     return [line.strip() for line in message.strip().splitlines() if line.strip()]
 
 
-def _make_output_folder(operator: str, args: Dict[str, Any]) -> None:
-    """Creates the missing folder of a file a save or an export writes (already checked to lie
-    inside the data folder): Blender would fail with a message about its temporary file."""
+def _prepare_output(operator: str, args: Dict[str, Any], given: Dict[str, Any]) -> None:
+    """For a save or an export: refuses a ``filepath`` that names only a folder (Blender's
+    exporters fail on it with a traceback, some after changing the scene), and creates the
+    missing folder of a file path (already checked to lie inside the data folder), where Blender
+    would fail with a message about its temporary file."""
     filepath = args.get("filepath")
     # By id: `wm.save_as_mainfile`, `image.save_as`, `export_scene.fbx`, `wm.obj_export`.
     writes = "save" in operator or "export" in operator
     if not writes or not isinstance(filepath, str) or not filepath:
         return
+    written = given.get("filepath")
+    if (isinstance(written, str) and written.endswith(("/", os.sep))) or os.path.isdir(filepath):
+        raise HandlerError(
+            INVALID_ARGS,
+            f"{operator} argument filepath {written!r} names a folder: give a file name in it, e.g. {os.path.join(str(written).rstrip('/'), 'scene')!r} with its extension",
+        )
     folder = os.path.dirname(filepath)
     if folder and not os.path.isdir(folder):
         try:
@@ -243,8 +251,9 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
         except policy_module.PolicyRefusal as refusal:
             raise _refusal(refusal) from None
     function, rna = resolve_operator(operator)
+    given = args
     args = check_arguments(policy, operator, rna, args)
-    _make_output_folder(operator, args)
+    _prepare_output(operator, args, given)
     if operator == "render.render":
         from .render import render_operator
 
