@@ -157,13 +157,25 @@ describeWithBlender("the Blender adapter, headless", () => {
     expect(existsSync(join(session.dataDir, "saved.blend"))).toBe(true);
   });
 
-  it("names the operator and argument of a vector of the wrong length", async () => {
+  it("names the operator or path, and what a vector takes, for a vector of the wrong shape", async () => {
     const result = await session.run(`
-      try { dispatch("mesh.primitive_uv_sphere_add", { location: [1, 2] }); return "ran"; }
-      catch (e) { return e.code + ": " + e.message; }`);
+      const attempt = (command, args) => { try { dispatch(command, args); return "ran"; } catch (e) { return e.code + ": " + e.message; } };
+      return [
+        attempt("mesh.primitive_uv_sphere_add", { location: [1, 2] }),
+        attempt("mesh.primitive_cube_add", { location: "1,2,3" }),
+        attempt("mesh.primitive_cube_add", { location: [NaN, 0, 0] }),
+        attempt("data.set", { path: 'objects["Cube"].location', value: "up" }),
+        attempt("data.set", { path: 'objects["Cube"].location', value: [0, Infinity, 0] }),
+      ];`);
     expect(result).toMatchObject({
       success: true,
-      output: "INVALID_ARGS: mesh.primitive_uv_sphere_add argument location takes 3 values, not 2",
+      output: [
+        "INVALID_ARGS: mesh.primitive_uv_sphere_add argument location takes 3 values, not 2",
+        "INVALID_ARGS: mesh.primitive_cube_add argument location takes 3 numbers as a list, not the string '1,2,3'",
+        "INVALID_ARGS: mesh.primitive_cube_add argument location item 0 is null (JSON has no NaN or Infinity: give a finite number)",
+        `INVALID_VALUE: objects["Cube"].location takes 3 numbers as a list, not the string 'up'`,
+        `INVALID_VALUE: objects["Cube"].location item 1 is null (JSON has no NaN or Infinity: give a finite number)`,
+      ],
     });
   });
 

@@ -26,7 +26,7 @@ from .rna_walk import (
     resolve_text,
     walk,
 )
-from .values import from_json, to_json
+from .values import array_value_problem, from_json, to_json
 
 
 def _depth(options) -> int:
@@ -151,6 +151,9 @@ def data_set(params: dict, call, policy) -> Any:
         if prop.is_readonly or prop.type == "COLLECTION":
             what = "a collection (use data.call with its new/remove functions)" if prop.type == "COLLECTION" else "read-only"
             raise HandlerError(READ_ONLY, f"{label} is {what}")
+        problem = array_value_problem(prop, raw)
+        if problem is not None:
+            raise HandlerError(INVALID_VALUE, f"{label} {problem}")
         value = from_json(raw, prop, resolve)
         value = check_string_path(policy, label, prop, value)
         _data_rules(policy, target, prop, value, label)

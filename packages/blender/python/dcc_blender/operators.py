@@ -13,7 +13,7 @@ from dcc_link import HandlerError
 from . import policy as policy_module
 from .data_api import _blend_dir
 from .rna_walk import INVALID_ARGS, NOT_FOUND, _close
-from .values import ref
+from .values import array_value_problem, ref
 
 POLL_FAILED = "POLL_FAILED"
 OPERATOR_FAILED = "OPERATOR_FAILED"
@@ -62,19 +62,9 @@ def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[st
     out = dict(args)
     props = rna.properties
     for name, value in args.items():
-        prop = props.get(name)
-        length = getattr(prop, "array_length", 0) if prop is not None else 0
-        if length <= 0 or not isinstance(value, list):
-            continue
-        # A matrix (dimensions 4, 4) is given as rows or flat.
-        dimensions = tuple(getattr(prop, "array_dimensions", ()) or ())
-        rows = dimensions[0] if len(dimensions) > 1 and dimensions[1] > 0 else length
-        # Blender's own error names neither the operator nor the argument.
-        if len(value) not in (length, rows):
-            raise HandlerError(
-                INVALID_ARGS,
-                f"{operator} argument {name} takes {rows} values, not {len(value)}",
-            )
+        problem = array_value_problem(props.get(name), value)
+        if problem is not None:
+            raise HandlerError(INVALID_ARGS, f"{operator} argument {name} {problem}")
     directory = None
     try:
         for name in ("directory", "filepath", "filename"):

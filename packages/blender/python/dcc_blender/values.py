@@ -167,6 +167,30 @@ def to_json(value: Any, depth: int = 1) -> Any:
     return repr(value)
 
 
+def array_value_problem(prop, value: Any) -> Optional[str]:
+    """What is wrong with ``value`` for an array property (a vector, a colour, a matrix), in
+    words naming what it takes; None when it has the right shape, or ``prop`` is no array.
+    Blender's own messages ("sequences of dimension 0 should contain 3 items, not 5") name
+    neither the property nor the cause."""
+    length = getattr(prop, "array_length", 0) if prop is not None else 0
+    if length <= 0:
+        return None
+    # A matrix (dimensions 4, 4) is given as rows or flat.
+    dimensions = tuple(getattr(prop, "array_dimensions", ()) or ())
+    rows = dimensions[0] if len(dimensions) > 1 and dimensions[1] > 0 else length
+    if isinstance(value, str):
+        return f"takes {rows} numbers as a list, not the string {value!r}"
+    if not isinstance(value, list):
+        return None
+    if len(value) not in (length, rows):
+        return f"takes {rows} values, not {len(value)}"
+    for index, item in enumerate(value):
+        items = item if isinstance(item, list) else [item]
+        if any(part is None for part in items):
+            return f"item {index} is null (JSON has no NaN or Infinity: give a finite number)"
+    return None
+
+
 def from_json(value: Any, prop=None, resolve=None) -> Any:
     """A JSON value as Python for an RNA property ``prop`` (optional): ``{"$path": ...}`` is
     resolved by ``resolve(path)`` to a data-block or struct; lists become tuples (sets for enum
