@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any, List, Optional
 
 import bpy
@@ -231,6 +232,8 @@ def data_list(params: dict, call, policy) -> List[dict]:
             else:
                 entry[field] = None
         items.append(entry)
+    if wanted is not None and not items and len(collection):
+        _check_type_filter(path.text(), collection, wanted)
     missing = [f for f, found in seen.items() if not found]
     if missing and items:
         names = [p.identifier for p in collection[0].bl_rna.properties] if len(collection) else []
@@ -238,6 +241,31 @@ def data_list(params: dict, call, policy) -> List[dict]:
             NOT_FOUND, f"no item of {path.text()} has {missing[0]!r}{_close(missing[0], names)}"
         )
     return items
+
+
+def _check_type_filter(label: str, collection, wanted) -> None:
+    """A ``type`` that matched nothing must at least be a type such items can have: a misspelt
+    one (``mesh``, ``MESHH``) would otherwise look like an empty answer."""
+    kinds = set()
+    for item in collection:
+        rna = item.bl_rna
+        kinds.add(rna.identifier)
+        prop = rna.properties.get("type")
+        if prop is not None and prop.type == "ENUM" and not prop.is_enum_flag:
+            kinds.update(entry.identifier for entry in prop.enum_items)
+    if wanted in kinds:
+        return
+    text = str(wanted)
+    close = [k for k in sorted(kinds) if k.lower() == text.lower()]
+    close = close or difflib.get_close_matches(text, sorted(kinds), n=3, cutoff=0.6)
+    shown = sorted(kinds)[:40]
+    more = "" if len(kinds) <= 40 else f", ... ({len(kinds)} in all)"
+    raise HandlerError(
+        INVALID_VALUE,
+        f"options.type {wanted!r} is no type of the items of {label}"
+        + (f"; did you mean {' or '.join(close)}?" if close else "")
+        + f" Types: {', '.join(shown)}{more}",
+    )
 
 
 # ---- data.call -----------------------------------------------------------------------------

@@ -176,6 +176,12 @@ def _():
     nodes = call("data.list", {"collection": 'materials["Material"].node_tree.nodes'})
     assert any(n["name"] == "Principled BSDF" for n in nodes)
     fails("NOT_FOUND", "data.list", {"collection": "objects", "options": {"fields": ["locaton"]}})
+    # A type no item can have is named, not answered with an empty list; a real one may match none.
+    wrong = fails("INVALID_VALUE", "data.list", {"collection": "objects", "options": {"type": "mesh"}})
+    assert "did you mean MESH?" in wrong.message and "CAMERA" in wrong.message, wrong.message
+    fails("INVALID_VALUE", "data.list", {"collection": "objects", "options": {"type": "MESHH"}})
+    assert call("data.list", {"collection": "objects", "options": {"type": "SPEAKER"}}) == []
+    assert call("data.list", {"collection": "objects", "options": {"type": "Object"}}) != []
 
 
 @check("data.call examples")
