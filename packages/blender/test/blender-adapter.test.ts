@@ -201,12 +201,55 @@ describeWithBlender("the Blender adapter, headless", () => {
 
   it("creates the missing folder of a file it saves or exports", async () => {
     const result = await session.run(`return [
-      dispatch("wm.save_as_mainfile", { filepath: "scenes/shot01/layout.blend", copy: true }).result,
-      dispatch("wm.obj_export", { filepath: "exports/shot01/scene.obj" }).result,
+      dispatch("wm.save_as_mainfile", { filepath: "scenes/shot01/layout.blend", copy: true }).files,
+      dispatch("wm.obj_export", { filepath: "exports/shot01/scene.obj" }).files,
     ];`);
-    expect(result).toMatchObject({ success: true, output: [["FINISHED"], ["FINISHED"]] });
+    expect(result).toMatchObject({
+      success: true,
+      output: [
+        ["scenes/shot01/layout.blend"],
+        ["exports/shot01/scene.mtl", "exports/shot01/scene.obj"],
+      ],
+    });
     expect(existsSync(join(session.dataDir, "scenes", "shot01", "layout.blend"))).toBe(true);
     expect(existsSync(join(session.dataDir, "exports", "shot01", "scene.obj"))).toBe(true);
+  });
+
+  it("reports the modifiers, constraints and slots an operator adds, and the files an export writes", async () => {
+    const result = await session.run(`
+      dispatch("object.select_all", { action: "DESELECT" });
+      dispatch("mesh.primitive_cube_add", { location: [0, 0, -5] });
+      const made = (op, args) => dispatch(op, args).created;
+      const out = {
+        modifier: made("object.modifier_add", { type: "SUBSURF" }),
+        constraint: made("object.constraint_add", { type: "TRACK_TO" }),
+        slot: made("object.material_slot_add", {}),
+        glb: dispatch("export_scene.gltf", { filepath: "exports/added/cube", use_selection: true }).files,
+      };
+      dispatch("object.delete", {});
+      return out;`);
+    expect(result).toMatchObject({
+      success: true,
+      output: {
+        modifier: [
+          {
+            type: "SubsurfModifier",
+            name: "Subdivision",
+            path: expect.stringMatching(/\.modifiers\["Subdivision"\]$/),
+          },
+        ],
+        constraint: [
+          {
+            type: "TrackToConstraint",
+            name: "Track To",
+            path: expect.stringMatching(/\.constraints\["Track To"\]$/),
+          },
+        ],
+        slot: [{ type: "MaterialSlot", path: expect.stringMatching(/\.material_slots\[0\]$/) }],
+        glb: ["exports/added/cube.glb"],
+      },
+    });
+    expect(existsSync(join(session.dataDir, "exports", "added", "cube.glb"))).toBe(true);
   });
 
   it("refuses to save over a folder, which Blender would rename aside", async () => {

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import re
-from typing import Any, Dict, Optional
+import time
+from typing import Any, Dict, List, Optional
 
 import bpy
 from _bpy import ops as _ops
@@ -150,6 +152,39 @@ def changes(before: Dict[str, frozenset]) -> Dict[str, Any]:
     }
 
 
+def _object_parts() -> Dict[int, tuple]:
+    """The modifiers, constraints and material slots of the active and selected objects: what
+    ``object.modifier_add`` and the like add, which are no data-blocks of their own."""
+    context = bpy.context
+    objects = list(getattr(context, "selected_objects", None) or [])
+    active = getattr(context, "active_object", None)
+    if active is not None and active not in objects:
+        objects.append(active)
+    return {
+        obj.as_pointer(): (
+            obj,
+            {m.as_pointer() for m in obj.modifiers},
+            {c.as_pointer() for c in obj.constraints},
+            len(obj.material_slots),
+        )
+        for obj in objects
+    }
+
+
+def parts_created(before: Dict[int, tuple]) -> list:
+    """References to the modifiers, constraints and material slots added since ``before``."""
+    created = []
+    for obj, modifiers, constraints, slots in before.values():
+        try:
+            obj.name
+        except ReferenceError:  # removed by the operator
+            continue
+        created.extend(ref(m) for m in obj.modifiers if m.as_pointer() not in modifiers)
+        created.extend(ref(c) for c in obj.constraints if c.as_pointer() not in constraints)
+        created.extend(ref(slot) for slot in list(obj.material_slots)[slots:])
+    return created
+
+
 def resolve_operator(operator: Any):
     """(bpy.ops function, its RNA type) or HandlerError."""
     if not isinstance(operator, str) or not _OPERATOR_ID.match(operator):
@@ -249,7 +284,32 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
 
         return render_operator(function, args, call, policy)
     before = snapshot()
+    parts = _object_parts()
+    started = time.time()
     result = run_operator(function, operator, args)
     out = {"result": sorted(result)}
     out.update(changes(before))
+    out["created"].extend(parts_created(parts))
+    written = _written_files(operator, args, started)
+    if written is not None:
+        out["files"] = [policy.relative(path) for path in written]
     return out
+
+
+def _written_files(operator: str, args: Dict[str, Any], started: float) -> Optional[List[str]]:
+    """For a save or an export: the files it wrote, the extension an exporter added
+    (``scene`` -> ``scene.glb``) and its side files (``scene.bin``) included; None otherwise."""
+    filepath = args.get("filepath")
+    if not ("save" in operator or "export" in operator) or not isinstance(filepath, str) or not filepath:
+        return None
+    stem = os.path.splitext(filepath)[0]
+    candidates = {filepath, *glob.glob(glob.escape(stem) + ".*")}
+    written = []
+    for path in sorted(candidates):
+        try:
+            # Filesystem times are coarse: a second's slack still tells this write from an old file.
+            if os.path.isfile(path) and os.path.getmtime(path) >= started - 1:
+                written.append(path)
+        except OSError:
+            continue
+    return written
