@@ -4,15 +4,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import {
   type BlenderSession,
+  busy,
   outputOf,
   processAlive,
   startBlenderSession,
 } from "./support/blender-session.ts";
-
-/** Whether a script's dispatch was refused because a cancelled command still held Blender. */
-function busy(result: Awaited<ReturnType<BlenderSession["run"]>>): boolean {
-  return result.success && (result.output as { code?: unknown } | null)?.code === "HOST_BUSY";
-}
 
 describeWithBlender("the Blender adapter, headless", () => {
   let session: BlenderSession;

@@ -9,6 +9,7 @@ import { BlenderNotFoundError, createBlenderAdapter } from "../src/index.ts";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import {
   type BlenderSession,
+  busy,
   outputOf,
   processAlive,
   processesOf,
@@ -176,8 +177,13 @@ describeWithBlender("a host call that never returns", () => {
     const count = `try { return dispatch("data.list", { collection: "objects" }).length; }
       catch (e) { return { code: e.code, completion: e.completion, message: e.message }; }`;
     // Nobody waited for the stuck command's error, so the next command is told instead of
-    // running on the new, empty scene as if nothing had happened.
-    const told = await session.run(count);
+    // running on the new, empty scene as if nothing had happened. Until the stuck command has
+    // settled on this side, the host is still busy.
+    let told = await session.run(count);
+    for (let tries = 0; tries < 600 && busy(told); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      told = await session.run(count);
+    }
     expect(told).toMatchObject({
       success: true,
       output: { code: "HOST_GONE", completion: "not_started" },

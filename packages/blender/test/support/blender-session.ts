@@ -101,3 +101,8 @@ export function outputOf<T>(result: Awaited<ReturnType<DccApiExecutor["execute"]
   if (!result.success) throw new Error(`the script failed: ${result.errorCode}: ${result.error}`);
   return result.output as T;
 }
+
+/** Whether a script's dispatch was refused because a stopped command still held Blender. */
+export function busy(result: Awaited<ReturnType<DccApiExecutor["execute"]>>): boolean {
+  return result.success && (result.output as { code?: unknown } | null)?.code === "HOST_BUSY";
+}
