@@ -166,13 +166,22 @@ describeWithBlender("a host call that never returns", () => {
 
   it("tells the next script when Blender was ended for a command whose script had stopped", async () => {
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(join(session.dataDir, "hang.py"), "import time\ntime.sleep(3600)\n");
-    const first = session.adapter.pid as number;
-    const stopped = await session.run(
-      `dispatch("script.python_file_run", { filepath: "hang.py" }); return "returned";`,
-      { timeoutSecs: 1 },
+    // The stuck command says when Blender runs it; the script is stopped only then, so the
+    // command is surely in Blender when its caller goes, however slow the machine.
+    const started = join(session.dataDir, "hang-started");
+    writeFileSync(
+      join(session.dataDir, "hang-marked.py"),
+      `import time\nopen(${JSON.stringify(started)}, "w").close()\ntime.sleep(3600)\n`,
     );
-    expect(stopped).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+    const first = session.adapter.pid as number;
+    const controller = new AbortController();
+    const running = session.run(
+      `dispatch("script.python_file_run", { filepath: "hang-marked.py" }); return "returned";`,
+      { signal: controller.signal },
+    );
+    await waitFor("Blender to run the stuck command", () => existsSync(started), 60_000);
+    controller.abort("the script is stopped");
+    expect(await running).toMatchObject({ success: false, errorCode: "CANCELLED" });
     await waitFor("the old Blender to exit", () => !processAlive(first), 60_000);
     const count = `try { return dispatch("data.list", { collection: "objects" }).length; }
       catch (e) { return { code: e.code, completion: e.completion, message: e.message }; }`;
