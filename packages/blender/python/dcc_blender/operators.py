@@ -171,7 +171,7 @@ def _object_parts() -> Dict[int, tuple]:
     }
 
 
-def parts_created(before: Dict[int, tuple]) -> list:
+def _parts_created(before: Dict[int, tuple]) -> list:
     """References to the modifiers, constraints and material slots added since ``before``."""
     created = []
     for obj, modifiers, constraints, slots in before.values():
@@ -241,15 +241,18 @@ def _reports(message: str):
     return [line.strip() for line in message.strip().splitlines() if line.strip()]
 
 
+def _writes_file(operator: str) -> bool:
+    # By id: `wm.save_as_mainfile`, `image.save_as`, `export_scene.fbx`, `wm.obj_export`.
+    return "save" in operator or "export" in operator
+
+
 def _prepare_output(operator: str, args: Dict[str, Any], given: Dict[str, Any]) -> None:
     """For a save or an export: refuses a ``filepath`` that names only a folder (Blender's
     exporters fail on it with a traceback, some after changing the scene), and creates the
     missing folder of a file path (already checked to lie inside the data folder), where Blender
     would fail with a message about its temporary file."""
     filepath = args.get("filepath")
-    # By id: `wm.save_as_mainfile`, `image.save_as`, `export_scene.fbx`, `wm.obj_export`.
-    writes = "save" in operator or "export" in operator
-    if not writes or not isinstance(filepath, str) or not filepath:
+    if not _writes_file(operator) or not isinstance(filepath, str) or not filepath:
         return
     written = given.get("filepath")
     if (isinstance(written, str) and written.endswith(("/", os.sep))) or os.path.isdir(filepath):
@@ -289,7 +292,7 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     result = run_operator(function, operator, args)
     out = {"result": sorted(result)}
     out.update(changes(before))
-    out["created"].extend(parts_created(parts))
+    out["created"].extend(_parts_created(parts))
     written = _written_files(operator, args, started)
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]
@@ -300,7 +303,7 @@ def _written_files(operator: str, args: Dict[str, Any], started: float) -> Optio
     """For a save or an export: the files it wrote, the extension an exporter added
     (``scene`` -> ``scene.glb``) and its side files (``scene.bin``) included; None otherwise."""
     filepath = args.get("filepath")
-    if not ("save" in operator or "export" in operator) or not isinstance(filepath, str) or not filepath:
+    if not _writes_file(operator) or not isinstance(filepath, str) or not filepath:
         return None
     stem = os.path.splitext(filepath)[0]
     candidates = {filepath, *glob.glob(glob.escape(stem) + ".*")}
