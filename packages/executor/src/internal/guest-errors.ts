@@ -35,6 +35,18 @@ function readString(
 }
 
 /**
+ * A `dispatch` error nobody caught is named with its code and command (`CommandError (POLICY,
+ * from script.python_file_run)`): its message alone does not say which command failed, or how.
+ */
+function commandLabel(ctx: QuickJSContext, error: QuickJSHandle, name: string): string {
+  if (name !== "CommandError") return name;
+  const code = readString(ctx, error, "code");
+  const command = readString(ctx, error, "command");
+  if (typeof code !== "string" || typeof command !== "string") return name;
+  return `${name} (${code}, from ${command})`;
+}
+
+/**
  * The name, message and stack of a thrown guest value; `unreadable` when not even its name and
  * message could be read (out of memory while it was built).
  */
@@ -50,7 +62,7 @@ export function readError(
         return { name: "Error", message: "", stack: "", unreadable: true };
       }
       return {
-        name: name ?? "Error",
+        name: commandLabel(ctx, error, name ?? "Error"),
         message: message ?? "",
         stack: readString(ctx, error, "stack") ?? "",
       };

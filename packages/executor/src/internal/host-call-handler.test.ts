@@ -68,7 +68,10 @@ describe("DccApiExecutor.execute: dispatch", () => {
   it("fails the script when a command error is not caught", async () => {
     const result = failed(await executor.execute('dispatch("fail", {})'));
     expect(result.errorCode).toBe("SCRIPT_ERROR");
-    expect(result.error).toContain("No object matches name: foo");
+    // The text names the command's code and the command, not only its message.
+    expect(result.error).toMatch(
+      /^CommandError \(NO_OBJECT, from fail\): No object matches name: foo\n\s+at /,
+    );
   });
 
   it("passes arguments as inert JSON data", async () => {
