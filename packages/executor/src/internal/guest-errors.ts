@@ -43,7 +43,13 @@ function commandLabel(ctx: QuickJSContext, error: QuickJSHandle, name: string): 
   const code = readString(ctx, error, "code");
   const command = readString(ctx, error, "command");
   if (typeof code !== "string" || typeof command !== "string") return name;
-  return `${name} (${code}, from ${command})`;
+  return `${name} (${bounded(code)}, from ${bounded(command)})`;
+}
+
+// A hostile script may use a name of a million characters: the message already quotes it, and
+// the label must not push that message out of a trimmed result.
+function bounded(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
 }
 
 /**

@@ -72,6 +72,11 @@ describe("DccApiExecutor.execute: dispatch", () => {
     expect(result.error).toMatch(
       /^CommandError \(NO_OBJECT, from fail\): No object matches name: foo\n\s+at /,
     );
+    // A huge unknown name is cut in the label, so the message stays near the front.
+    const huge = failed(await executor.execute(`dispatch("${"x".repeat(50_000)}", {})`));
+    expect(huge.error).toMatch(
+      /^CommandError \(UNKNOWN_COMMAND, from x{60}… \(50000 characters\)\): Unknown command: x/,
+    );
   });
 
   it("passes arguments as inert JSON data", async () => {
