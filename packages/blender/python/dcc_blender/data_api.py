@@ -44,7 +44,6 @@ def _options(params) -> dict:
     return options
 
 
-
 def _accept(command: str, params: dict, keys, options=()) -> None:
     """Refuses arguments the command does not take: a misspelt or misplaced key would otherwise
     be ignored without a word (``{ collection, fields }`` instead of ``options: { fields }``)."""
@@ -129,8 +128,8 @@ def _data_rules(policy, owner, prop, value, label: str) -> None:
 
 
 def data_set(params: dict, call, policy) -> Any:
-    """Assigns, then returns the value as Blender stored it: a name it made unique (``Cube.001``),
-    a number it clamped, a vector it normalised."""
+    """Assigns, then returns the value as Blender stored it: a name cut at 63 bytes, a number
+    clamped to its range."""
     _accept("data.set", params, ("path", "value"))
     if "value" not in params:
         raise HandlerError(INVALID_VALUE, "data.set needs a value")
@@ -247,19 +246,25 @@ def _check_type_filter(label: str, collection, wanted) -> None:
     """A ``type`` that matched nothing must at least be a type such items can have: a misspelt
     one (``mesh``, ``MESHH``) would otherwise look like an empty answer."""
     kinds = set()
+    seen = set()
     for item in collection:
         rna = item.bl_rna
+        # Items share a few RNA types: each type's enum is read once, not once per item.
+        if rna.identifier in seen:
+            continue
+        seen.add(rna.identifier)
         kinds.add(rna.identifier)
         prop = rna.properties.get("type")
         if prop is not None and prop.type == "ENUM" and not prop.is_enum_flag:
             kinds.update(entry.identifier for entry in prop.enum_items)
     if wanted in kinds:
         return
+    names = sorted(kinds)
     text = str(wanted)
-    close = [k for k in sorted(kinds) if k.lower() == text.lower()]
-    close = close or difflib.get_close_matches(text, sorted(kinds), n=3, cutoff=0.6)
-    shown = sorted(kinds)[:40]
-    more = "" if len(kinds) <= 40 else f", ... ({len(kinds)} in all)"
+    close = [k for k in names if k.lower() == text.lower()]
+    close = close or difflib.get_close_matches(text, names, n=3, cutoff=0.6)
+    shown = names[:40]
+    more = "" if len(names) <= 40 else f", ... ({len(names)} in all)"
     raise HandlerError(
         INVALID_VALUE,
         f"options.type {wanted!r} is no type of the items of {label}"

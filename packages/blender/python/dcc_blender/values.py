@@ -99,18 +99,27 @@ def struct_path(value) -> Optional[str]:
         return None
 
 
-def _index_in(collection, value) -> Optional[int]:
-    pointer = value.as_pointer()
-    for index, item in enumerate(collection):
-        if item.as_pointer() == pointer:
-            return index
-    return None
+# Owner pointer -> struct pointer -> path, while one answer is converted: a list of keyframes
+# would otherwise search the owner once per keyframe.
+_positions: Optional[Dict[int, Dict[int, str]]] = None
 
 
 def _position_path(value, owner) -> Optional[str]:
-    if isinstance(value, bpy.types.NodeLink):
-        index = _index_in(owner.links, value)
-        return None if index is None else f"links[{index}]"
+    key = owner.as_pointer()
+    table = _positions.get(key) if _positions is not None else None
+    if table is None:
+        table = _position_table(owner)
+        if _positions is not None:
+            _positions[key] = table
+    return table.get(value.as_pointer())
+
+
+def _position_table(owner) -> Dict[int, str]:
+    """The paths of ``owner``'s node links, F-curves and keyframes, by struct pointer."""
+    table: Dict[int, str] = {}
+    if isinstance(owner, bpy.types.NodeTree):
+        for index, link in enumerate(owner.links):
+            table[link.as_pointer()] = f"links[{index}]"
     curves = []
     if isinstance(owner, bpy.types.Action):
         curves.append(("fcurves", owner.fcurves))
@@ -118,16 +127,11 @@ def _position_path(value, owner) -> Optional[str]:
     if animation is not None:
         curves.append(("animation_data.drivers", animation.drivers))
     for prefix, fcurves in curves:
-        if isinstance(value, bpy.types.FCurve):
-            index = _index_in(fcurves, value)
-            if index is not None:
-                return f"{prefix}[{index}]"
-        elif isinstance(value, bpy.types.Keyframe):
-            for index, fcurve in enumerate(fcurves):
-                point = _index_in(fcurve.keyframe_points, value)
-                if point is not None:
-                    return f"{prefix}[{index}].keyframe_points[{point}]"
-    return None
+        for index, fcurve in enumerate(fcurves):
+            table[fcurve.as_pointer()] = f"{prefix}[{index}]"
+            for point, keyframe in enumerate(fcurve.keyframe_points):
+                table[keyframe.as_pointer()] = f"{prefix}[{index}].keyframe_points[{point}]"
+    return table
 
 
 def _number(value: float):
@@ -138,6 +142,16 @@ def to_json(value: Any, depth: int = 1) -> Any:
     """An RNA value as JSON: arrays for vectors, colors and matrices (rows), sorted lists for
     sets, references for data-blocks and structs, collections as lists while ``depth`` > 0
     (items converted with ``depth - 1``) and as their length at depth 0."""
+    global _positions
+    # Positions are read once per answer, and never kept for the next (indices change).
+    _positions = {}
+    try:
+        return _to_json(value, depth)
+    finally:
+        _positions = None
+
+
+def _to_json(value: Any, depth: int) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -145,7 +159,7 @@ def to_json(value: Any, depth: int = 1) -> Any:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     if isinstance(value, (set, frozenset)):
-        return sorted(to_json(item, depth) for item in value)
+        return sorted(_to_json(item, depth) for item in value)
     if isinstance(value, mathutils.Matrix):
         return [[_number(x) for x in row] for row in value]
     if isinstance(value, _MATH_TYPES):
@@ -153,13 +167,13 @@ def to_json(value: Any, depth: int = 1) -> Any:
     if isinstance(value, bpy.types.bpy_prop_collection):
         if depth <= 0:
             return len(value)
-        return [to_json(item, depth - 1) for item in value]
+        return [_to_json(item, depth - 1) for item in value]
     if isinstance(value, bpy.types.bpy_struct):
         return ref(value)
     if isinstance(value, bpy.types.bpy_prop_array):
-        return [to_json(item, depth) for item in value]
+        return [_to_json(item, depth) for item in value]
     if isinstance(value, (list, tuple)):
-        return [to_json(item, depth) for item in value]
+        return [_to_json(item, depth) for item in value]
     if hasattr(value, "to_dict"):  # ID properties (custom properties)
         return value.to_dict()
     if hasattr(value, "to_list"):
