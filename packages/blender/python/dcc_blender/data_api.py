@@ -99,10 +99,16 @@ def check_string_path(policy, label: str, prop, value):
     name, subtype = prop.identifier, prop.subtype
     if not policy_module.is_path_property(name, subtype) or value == "":
         return value
+    relative = value.startswith("//")
+    base = _blend_dir(policy) if relative else None
     try:
-        return policy.check_path(label, value, policy_module.path_kind(name, subtype), _blend_dir(policy) if value.startswith("//") else None)
+        checked = policy.check_path(label, value, policy_module.path_kind(name, subtype), base)
     except policy_module.PolicyRefusal as refusal:
         raise HandlerError("POLICY", refusal.message, {"rule": refusal.rule}) from None
+    # Once the file is saved in the data folder, a '//' path stays relative to it, as Blender
+    # stores it, so the .blend keeps working when the folder moves (to a farm, say). Unsaved,
+    # '//' has no folder to mean in Blender, so the checked absolute path is stored instead.
+    return value if base is not None else checked
 
 
 def _refuse(rule: str, message: str):

@@ -259,6 +259,12 @@ def _():
 def _():
     result = call("blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "scene.blend"}})
     assert result["result"] == ["FINISHED"] and os.path.exists(os.path.join(data_dir, "scene.blend")), result
+    # Saved in the data folder, a '//' path is checked and then stored relative, as given.
+    call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "//frames/f_"})
+    assert bpy.context.scene.render.filepath == "//frames/f_", bpy.context.scene.render.filepath
+    error = fails("POLICY", "data.set", {"path": 'scenes["Scene"].render.filepath', "value": "//../../x_"})
+    assert error.data == {"rule": "data-folder"}, error.message
+    assert bpy.context.scene.render.filepath == "//frames/f_"
     result = call("blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "scene.blend", "use_scripts": True}})
     assert result["result"] == ["FINISHED"], result
     assert "Sphere" in bpy.data.objects
