@@ -106,10 +106,24 @@ def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[st
     return out
 
 
-def snapshot() -> Dict[str, frozenset]:
-    """Names of every bpy.data collection (cheap: keys only)."""
+# Collections whose items have types of their own (PointLight, TextCurve, ShaderNodeTree): their
+# types are kept in the snapshot, so a removed item is reported with the type it was created with.
+_SUBTYPED = ("lights", "curves", "textures", "node_groups")
+# Opening a file can create or remove thousands of data-blocks: a report lists this many of each
+# and counts the rest, so it stays small enough to return from a script.
+MAX_LISTED = 100
+
+
+def snapshot() -> Dict[str, Any]:
+    """Names of every bpy.data collection (cheap: keys only), and the types of subtyped items."""
     data = bpy.data
-    return {name: frozenset(getattr(data, name).keys()) for name in _data_collections()}
+    names = {name: frozenset(getattr(data, name).keys()) for name in _data_collections()}
+    types = {
+        name: {block.name: block.bl_rna.identifier for block in getattr(data, name)}
+        for name in _SUBTYPED
+        if name in names
+    }
+    return {"names": names, "types": types}
 
 
 _collections: list = []
@@ -123,12 +137,15 @@ def _data_collections():
     return _collections
 
 
-def changes(before: Dict[str, frozenset]) -> Dict[str, Any]:
+def changes(before: Dict[str, Any]) -> Dict[str, Any]:
     """What an operator created and removed, the selection, the active object and the mode."""
+    from .paths import Step, format_path
+
     data = bpy.data
     created, removed = [], []
-    fixed = {p.identifier: p.fixed_type for p in bpy.data.bl_rna.properties if p.identifier in before}
-    for name, old in before.items():
+    names, types = before["names"], before["types"]
+    fixed = {p.identifier: p.fixed_type for p in bpy.data.bl_rna.properties if p.identifier in names}
+    for name, old in names.items():
         collection = getattr(data, name)
         new = frozenset(collection.keys())
         if new == old:
@@ -137,19 +154,35 @@ def changes(before: Dict[str, frozenset]) -> Dict[str, Any]:
             block = collection.get(item)
             if block is not None:
                 created.append(ref(block))
+        base = fixed[name].identifier if fixed.get(name) is not None else name
         for item in sorted(old - new):
-            kind = fixed[name].identifier if fixed.get(name) is not None else name
-            removed.append({"type": kind, "name": item})
+            kind = types.get(name, {}).get(item, base)
+            removed.append({"type": kind, "name": item, "path": format_path("data", [Step("attr", name), Step("key", item)])})
     context = bpy.context
     active = getattr(context, "active_object", None)
     selected = getattr(context, "selected_objects", None) or []
-    return {
+    out = {
         "created": created,
         "removed": removed,
         "selected": [o.name for o in selected],
         "active": active.name if active is not None else None,
         "mode": context.mode,
     }
+    return out
+
+
+def bound_lists(report: Dict[str, Any]) -> Dict[str, Any]:
+    """Cuts ``created``, ``removed`` and ``selected`` to :data:`MAX_LISTED` entries each; ``more``
+    counts what was left out of each, by list."""
+    more = {}
+    for key in ("created", "removed", "selected"):
+        items = report.get(key)
+        if isinstance(items, list) and len(items) > MAX_LISTED:
+            more[key] = len(items) - MAX_LISTED
+            report[key] = items[:MAX_LISTED]
+    if more:
+        report["more"] = more
+    return report
 
 
 def _object_parts() -> Dict[int, tuple]:
@@ -293,6 +326,7 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     out = {"result": sorted(result)}
     out.update(changes(before))
     out["created"].extend(_parts_created(parts))
+    bound_lists(out)
     written = _written_files(operator, args, started)
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]

@@ -91,7 +91,22 @@ def _():
 def _():
     call("blender.op", {"operator": "mesh.primitive_cube_add", "args": {"location": [0, 5, 0]}})
     result = call("blender.op", {"operator": "object.delete"})
-    assert {"type": "Object", "name": "Cube.001"} in result["removed"], result
+    assert {"type": "Object", "name": "Cube.001", "path": 'objects["Cube.001"]'} in result["removed"], result
+    # A removed data-block carries the type it was created with.
+    made = call("blender.op", {"operator": "object.light_add", "args": {"type": "SUN"}})
+    assert {"type": "SunLight", "name": "Sun", "path": 'lights["Sun"]'} in made["created"], made
+    call("blender.op", {"operator": "object.delete"})
+    purged = call("blender.op", {"operator": "outliner.orphans_purge", "args": {"do_recursive": True}})
+    assert {"type": "SunLight", "name": "Sun", "path": 'lights["Sun"]'} in purged["removed"], purged
+
+
+@check("long change lists are cut and counted")
+def _():
+    for index in range(105):
+        bpy.data.materials.new(f"Bulk{index:03d}")
+    result = call("blender.op", {"operator": "outliner.orphans_purge", "args": {"do_recursive": True}})
+    assert len(result["removed"]) == 100 and result["more"]["removed"] >= 5, result.get("more")
+    assert "more" not in call("blender.op", {"operator": "object.select_all", "args": {"action": "DESELECT"}})
 
 
 @check("data.get examples")
