@@ -190,6 +190,22 @@ def _assign(action, label: str) -> None:
         raise HandlerError(READ_ONLY, f"{label}: {error}") from None
     except (TypeError, ValueError, OverflowError, KeyError) as error:
         raise HandlerError(INVALID_VALUE, f"{label}: {error}") from None
+    settle()
+
+
+def settle() -> None:
+    """Re-evaluates the scene after a write, as Blender does before an operator: values derived
+    from what was written (an object's ``matrix_world`` and ``dimensions``, a child's place, a
+    modifier's mesh) then read true at once, in the value returned and in the next read."""
+    view_layer = getattr(bpy.context, "view_layer", None)
+    if view_layer is None:
+        return
+    try:
+        view_layer.update()
+    except RuntimeError:
+        # The write itself succeeded; a context that cannot evaluate now is evaluated by the
+        # next operator, so the write is not reported as failed.
+        pass
 
 
 # ---- data.list -----------------------------------------------------------------------------
@@ -332,6 +348,7 @@ def data_call(params: dict, call, policy) -> Any:
         result = getattr(owner, last.value)(*call_args, **call_kwargs)
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
+    settle()
     return to_json(result, 1)
 
 
@@ -343,6 +360,7 @@ def _call_struct_method(owner, name: str, args, kwargs, label: str, policy) -> A
         result = getattr(owner, name)(*call_args, **call_kwargs)
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
+    settle()
     return to_json(result, 1)
 
 

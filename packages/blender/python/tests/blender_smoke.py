@@ -163,6 +163,18 @@ def _():
     call("data.set", {"path": 'materials["Material"].node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value', "value": [1, 0, 0, 1]})
     assert call("data.set", {"path": 'objects["Cube"]["weight"]', "value": 3}) == 3
     assert call("data.get", {"path": 'objects["Cube"]["weight"]'}) == 3
+    # Derived values follow a write at once, as they would after an operator.
+    call("data.set", {"path": 'objects["Cube"].location', "value": [4, 0, 0]})
+    matrix = call("data.get", {"path": 'objects["Cube"].matrix_world'})
+    assert [row[3] for row in matrix[:3]] == [4.0, 0.0, 0.0], matrix
+    dimensions = call("data.set", {"path": 'objects["Cube"].dimensions', "value": [1, 1, 1]})
+    assert all(abs(d - 1) < 1e-5 for d in dimensions), dimensions
+    call("data.call", {"path": 'objects["Cube"].modifiers.new', "kwargs": {"name": "Grow", "type": "SUBSURF"}})
+    evaluated = call("data.get", {"path": 'objects["Cube"].dimensions'})
+    assert all(abs(d - 1) > 1e-3 for d in evaluated), evaluated  # subdivision shrinks the cube
+    call("data.call", {"path": 'objects["Cube"].modifiers.remove', "args": [{"$path": 'objects["Cube"].modifiers["Grow"]'}]})
+    call("data.set", {"path": 'objects["Cube"].scale', "value": [1, 1, 1]})
+    call("data.set", {"path": 'objects["Cube"].location', "value": [1, 2, 3]})
 
 
 @check("data.set errors")
