@@ -5,7 +5,6 @@ from __future__ import annotations
 import glob
 import os
 import re
-import time
 from typing import Any, Dict, List, Optional
 
 import bpy
@@ -321,32 +320,51 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
         return render_operator(function, args, call, policy)
     before = snapshot()
     parts = _object_parts()
-    started = time.time()
+    output = _output_path(operator, args)
+    files_before = _file_states(output)
     result = run_operator(function, operator, args)
     out = {"result": sorted(result)}
     out.update(changes(before))
     out["created"].extend(_parts_created(parts))
     bound_lists(out)
-    written = _written_files(operator, args, started)
+    written = _written_files(output, files_before)
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]
     return out
 
 
-def _written_files(operator: str, args: Dict[str, Any], started: float) -> Optional[List[str]]:
-    """For a save or an export: the files it wrote, the extension an exporter added
-    (``scene`` -> ``scene.glb``) and its side files (``scene.bin``) included; None otherwise."""
+def _output_path(operator: str, args: Dict[str, Any]) -> Optional[str]:
+    """The file a save or an export writes (``wm.save_mainfile`` without one: the current file)."""
+    if not _writes_file(operator):
+        return None
     filepath = args.get("filepath")
-    if not _writes_file(operator) or not isinstance(filepath, str) or not filepath:
+    if (not isinstance(filepath, str) or not filepath) and operator in _CURRENT_FILE_SAVES:
+        filepath = bpy.data.filepath
+    return filepath if isinstance(filepath, str) and filepath else None
+
+
+def _file_states(filepath: Optional[str]) -> Optional[Dict[str, tuple]]:
+    """What is on disk now at ``filepath`` and beside it with the same stem (``scene.glb``,
+    ``scene.bin``, ``scene.blend1``): each file's inode, size and modification time."""
+    if filepath is None:
         return None
     stem = os.path.splitext(filepath)[0]
-    candidates = {filepath, *glob.glob(glob.escape(stem) + ".*")}
-    written = []
-    for path in sorted(candidates):
+    states = {}
+    for path in {filepath, *glob.glob(glob.escape(stem) + ".*")}:
         try:
-            # Filesystem times are coarse: a second's slack still tells this write from an old file.
-            if os.path.isfile(path) and os.path.getmtime(path) >= started - 1:
-                written.append(path)
+            stat = os.stat(path)
         except OSError:
             continue
-    return written
+        if os.path.isfile(path):
+            states[path] = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    return states
+
+
+def _written_files(filepath: Optional[str], before: Optional[Dict[str, tuple]]) -> Optional[List[str]]:
+    """For a save or an export: the files it wrote, new or changed since ``before``, the extension
+    an exporter added (``scene`` -> ``scene.glb``) and its side files (``scene.bin``) included;
+    files of the same stem that it left alone (an earlier export's) are not. None otherwise."""
+    if filepath is None or before is None:
+        return None
+    after = _file_states(filepath) or {}
+    return sorted(path for path, state in after.items() if before.get(path) != state)

@@ -286,6 +286,13 @@ def _():
 def _():
     result = call("blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "scene.blend"}})
     assert result["result"] == ["FINISHED"] and os.path.exists(os.path.join(data_dir, "scene.blend")), result
+    # The files list names what this command wrote, not an earlier export's files of the same stem.
+    glb = call("blender.op", {"operator": "export_scene.gltf", "args": {"filepath": "exports/scene"}})
+    assert glb["files"] == ["exports/scene.glb"], glb
+    obj = call("blender.op", {"operator": "wm.obj_export", "args": {"filepath": "exports/scene.obj"}})
+    assert obj["files"] == ["exports/scene.mtl", "exports/scene.obj"], obj
+    again = call("blender.op", {"operator": "wm.save_mainfile"})
+    assert again["files"] == ["scene.blend", "scene.blend1"], again  # with Blender's backup
     # Saved in the data folder, a '//' path is checked and then stored relative, as given.
     call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "//frames/f_"})
     assert bpy.context.scene.render.filepath == "//frames/f_", bpy.context.scene.render.filepath
