@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import glob
 import os
 import re
@@ -257,9 +258,54 @@ def run_operator(function, operator: str, args: Dict[str, Any]):
                 return function(**args)
         return function(**args)
     except (TypeError, ValueError) as error:
-        raise HandlerError(INVALID_ARGS, f"{operator}: {str(error).strip()}") from None
+        raise HandlerError(INVALID_ARGS, argument_problem(operator, function.get_rna_type(), args, str(error).strip())) from None
     except RuntimeError as error:
         raise HandlerError(OPERATOR_FAILED, f"{operator}: {str(error).strip()}", {"reports": _reports(str(error))}) from None
+
+
+_BAD_ENUM = re.compile(r'enum "(?P<value>.*?)" not found in \((?P<items>.*)\)', re.S)
+
+
+def argument_problem(operator: str, rna, args: Dict[str, Any], message: str) -> str:
+    """Blender's text for a bad argument; for an enum value it does not know, one that names the
+    argument and the values closest to what was given, by id and by label (``SUBDIVISION`` ->
+    ``SUBSURF``, "Subdivision Surface"; ``none`` -> ``DESELECT`` is not guessed, ``select`` ->
+    ``SELECT`` is)."""
+    match = _BAD_ENUM.search(message)
+    if match is None:
+        return f"{operator}: {message}"
+    value = match.group("value")
+    # Blender's own list is the one that applies now (some operators' values depend on the scene).
+    values = re.findall(r"'([^']*)'", match.group("items"))
+    for name, given in args.items():
+        prop = rna.properties.get(name)
+        if prop is None or prop.type != "ENUM":
+            continue
+        if value not in (given if isinstance(given, (list, tuple, set)) else [given]):
+            continue
+        labels = {item.identifier: item.name for item in prop.enum_items}
+        guesses = _enum_guesses(value, values, labels)
+        text = f"{operator} argument {name} {value!r} is not one of its values"
+        if guesses:
+            named = ", ".join(f"{g} ({labels[g]})" if _tells_more(labels.get(g), g) else g for g in guesses)
+            text += f"; did you mean {named}?"
+        shown = ", ".join(values[:12]) + ("" if len(values) <= 12 else f", ... ({len(values)} in all)")
+        return f"{text} Values: {shown}"
+    return f"{operator}: {message}"
+
+
+def _tells_more(label: Optional[str], identifier: str) -> bool:
+    return bool(label) and label.upper().replace(" ", "_") != identifier
+
+
+def _enum_guesses(value: str, values: List[str], labels: Dict[str, str]) -> List[str]:
+    upper = value.upper().replace(" ", "_")
+    if upper in values:
+        return [upper]
+    words = [w for w in re.split(r"[\s_]+", value.lower()) if w]
+    by_label = [v for v in values if words and all(w in labels.get(v, "").lower() for w in words)]
+    close = difflib.get_close_matches(upper, values, n=3, cutoff=0.6)
+    return list(dict.fromkeys(by_label[:3] + close))[:3]
 
 
 def _poll_reason(message: str) -> str:

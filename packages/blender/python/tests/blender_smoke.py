@@ -280,6 +280,11 @@ def _():
     fails("NOT_FOUND", "blender.op", {"operator": "mesh.no_such_operator"})
     fails("INVALID_ARGS", "blender.op", {"operator": "mesh.primitive_cube_add", "args": {"sizee": 1}})
     fails("INVALID_ARGS", "blender.op", {"operator": "object.select_all", "args": {"action": "NOPE"}})
+    # A wrong enum value names the argument and the closest values, by id and by label.
+    error = fails("INVALID_ARGS", "blender.op", {"operator": "object.modifier_add", "args": {"type": "SUBDIVISION"}})
+    assert "argument type 'SUBDIVISION'" in error.message and "did you mean SUBSURF (Subdivision Surface)?" in error.message, error.message
+    error = fails("INVALID_ARGS", "blender.op", {"operator": "object.select_all", "args": {"action": "deselect"}})
+    assert "did you mean DESELECT?" in error.message and "Values: TOGGLE, SELECT, DESELECT, INVERT" in error.message, error.message
 
 
 @check("save and open inside the data folder")
