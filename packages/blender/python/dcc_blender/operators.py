@@ -14,6 +14,7 @@ from dcc_link import HandlerError
 
 from . import policy as policy_module
 from .data_api import _blend_dir
+from .reports import capture_reports
 from .rna_walk import INVALID_ARGS, NOT_FOUND, _close
 from .values import array_value_problem, ref
 
@@ -187,7 +188,7 @@ def bound_lists(report: Dict[str, Any]) -> Dict[str, Any]:
 
 def _object_parts() -> Dict[int, tuple]:
     """The modifiers, constraints and material slots of the active and selected objects: what
-    ``object.modifier_add`` and the like add, which are no data-blocks of their own."""
+    ``object.modifier_add`` and the like add or remove, which are no data-blocks of their own."""
     context = bpy.context
     objects = list(getattr(context, "selected_objects", None) or [])
     active = getattr(context, "active_object", None)
@@ -196,26 +197,36 @@ def _object_parts() -> Dict[int, tuple]:
     return {
         obj.as_pointer(): (
             obj,
-            {m.as_pointer() for m in obj.modifiers},
-            {c.as_pointer() for c in obj.constraints},
+            obj.name,
+            {m.as_pointer(): (m.bl_rna.identifier, m.name) for m in obj.modifiers},
+            {c.as_pointer(): (c.bl_rna.identifier, c.name) for c in obj.constraints},
             len(obj.material_slots),
         )
         for obj in objects
     }
 
 
-def _parts_created(before: Dict[int, tuple]) -> list:
-    """References to the modifiers, constraints and material slots added since ``before``."""
-    created = []
-    for obj, modifiers, constraints, slots in before.values():
+def _parts_changed(before: Dict[int, tuple]) -> tuple:
+    """References to the modifiers, constraints and material slots added since ``before``, and to
+    the modifiers and constraints gone since (applied, removed), with the path each had."""
+    from .paths import Step, format_path
+
+    created, removed = [], []
+    for obj, name, modifiers, constraints, slots in before.values():
         try:
             obj.name
-        except ReferenceError:  # removed by the operator
+        except ReferenceError:  # the object itself was removed: the data-block list says so
             continue
-        created.extend(ref(m) for m in obj.modifiers if m.as_pointer() not in modifiers)
-        created.extend(ref(c) for c in obj.constraints if c.as_pointer() not in constraints)
+        for attr, had in (("modifiers", modifiers), ("constraints", constraints)):
+            items = getattr(obj, attr)
+            now = {item.as_pointer() for item in items}
+            created.extend(ref(item) for item in items if item.as_pointer() not in had)
+            for pointer, (kind, part) in had.items():
+                if pointer not in now:
+                    steps = [Step("attr", "objects"), Step("key", name), Step("attr", attr), Step("key", part)]
+                    removed.append({"type": kind, "name": part, "path": format_path("data", steps)})
         created.extend(ref(slot) for slot in list(obj.material_slots)[slots:])
-    return created
+    return created, removed
 
 
 def resolve_operator(operator: Any):
@@ -229,8 +240,9 @@ def resolve_operator(operator: Any):
     return function, function.get_rna_type()
 
 
-def run_operator(function, operator: str, args: Dict[str, Any]):
-    """Runs plainly if poll() passes, else under the 3D-view override, else POLL_FAILED."""
+def run_operator(function, operator: str, args: Dict[str, Any], reports: Optional[List[str]] = None):
+    """Runs plainly if poll() passes, else under the 3D-view override, else POLL_FAILED; the
+    reports Blender prints (``Info: …``, ``Warning: …``) go to ``reports``."""
     override = None
     if not function.poll():
         override = _view3d_override()
@@ -252,11 +264,13 @@ def run_operator(function, operator: str, args: Dict[str, Any]):
                 f"{operator}.poll() failed: {reason or 'context is incorrect'} (mode {mode})",
                 {"mode": mode},
             )
+    sink = reports if reports is not None else []
     try:
-        if override is not None:
-            with bpy.context.temp_override(**override):
-                return function(**args)
-        return function(**args)
+        with capture_reports(sink):
+            if override is not None:
+                with bpy.context.temp_override(**override):
+                    return function(**args)
+            return function(**args)
     except (TypeError, ValueError) as error:
         raise HandlerError(INVALID_ARGS, argument_problem(operator, function.get_rna_type(), args, str(error).strip())) from None
     except RuntimeError as error:
@@ -306,6 +320,34 @@ def _enum_guesses(value: str, values: List[str], labels: Dict[str, str]) -> List
     by_label = [v for v in values if words and all(w in labels.get(v, "").lower() for w in words)]
     close = difflib.get_close_matches(upper, values, n=3, cutoff=0.6)
     return list(dict.fromkeys(by_label[:3] + close))[:3]
+
+
+def _missing_part(operator: str, args: Dict[str, Any]) -> None:
+    """A modifier or constraint operator that Blender cancelled without a word because the name it
+    was given is not on the object: NOT_FOUND, naming what the object has."""
+    obj = getattr(bpy.context, "active_object", None)
+    if obj is None:
+        return
+    for key, kind in (("modifier", "modifier"), ("constraint", "constraint")):
+        name = args.get(key)
+        if not isinstance(name, str):
+            continue
+        if key == "constraint" and args.get("owner") == "BONE":
+            bone = getattr(bpy.context, "active_pose_bone", None)
+            if bone is None:
+                return
+            owner, items = f"bone {bone.name!r} of {obj.name!r}", bone.constraints
+        elif key == "modifier" and operator.startswith("object.gpencil_modifier"):
+            owner, items = f"object {obj.name!r}", obj.grease_pencil_modifiers
+        else:
+            owner, items = f"object {obj.name!r}", getattr(obj, f"{kind}s")
+        if name in items:
+            return
+        names = list(items.keys())
+        has = f"it has {', '.join(repr(n) for n in names)}" if names else f"it has no {kind}s"
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+        guess = f"; did you mean {close[0]!r}?" if close else ""
+        raise HandlerError(NOT_FOUND, f"{operator}: no {kind} {name!r} on the active {owner} ({has}){guess}")
 
 
 def _poll_reason(message: str) -> str:
@@ -368,10 +410,17 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     parts = _object_parts()
     output = _output_path(operator, args)
     files_before = _file_states(output)
-    result = run_operator(function, operator, args)
+    reports: List[str] = []
+    result = run_operator(function, operator, args, reports)
+    if "CANCELLED" in result:
+        _missing_part(operator, args)
     out = {"result": sorted(result)}
+    if reports:
+        out["reports"] = reports
     out.update(changes(before))
-    out["created"].extend(_parts_created(parts))
+    parts_created, parts_removed = _parts_changed(parts)
+    out["created"].extend(parts_created)
+    out["removed"].extend(parts_removed)
     bound_lists(out)
     written = _written_files(output, files_before)
     if written is not None:

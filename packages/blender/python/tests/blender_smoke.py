@@ -323,6 +323,26 @@ def _():
     assert result["result"] in (["CANCELLED"], ["FINISHED"]), result
 
 
+@check("a missing modifier or constraint is NOT_FOUND; Blender's reports come back")
+def _():
+    bpy.context.view_layer.objects.active = bpy.data.objects["Cube"]
+    cube = bpy.data.objects["Cube"]
+    for modifier in list(cube.modifiers):
+        cube.modifiers.remove(modifier)
+    error = fails("NOT_FOUND", "blender.op", {"operator": "object.modifier_apply", "args": {"modifier": "Nope"}})
+    assert "no modifier 'Nope' on the active object 'Cube' (it has no modifiers)" in error.message, error.message
+    call("blender.op", {"operator": "object.modifier_add", "args": {"type": "SUBSURF"}})
+    call("blender.op", {"operator": "object.modifier_add", "args": {"type": "BEVEL"}})
+    error = fails("NOT_FOUND", "blender.op", {"operator": "object.modifier_remove", "args": {"modifier": "bevel"}})
+    assert "(it has 'Subdivision', 'Bevel'); did you mean 'Bevel'?" in error.message, error.message
+    error = fails("NOT_FOUND", "blender.op", {"operator": "constraint.delete", "args": {"constraint": "Track To", "owner": "OBJECT"}})
+    assert "no constraint 'Track To'" in error.message, error.message
+    applied = call("blender.op", {"operator": "object.modifier_apply", "args": {"modifier": "Bevel"}})
+    assert applied["reports"] == ["Info: Applied modifier was not first, result may not be as expected"], applied
+    assert applied["removed"] == [{"type": "BevelModifier", "name": "Bevel", "path": 'objects["Cube"].modifiers["Bevel"]'}], applied
+    assert "reports" not in call("blender.op", {"operator": "object.modifier_apply", "args": {"modifier": "Subdivision"}})
+
+
 @check("render two frames")
 def _():
     scene = bpy.context.scene

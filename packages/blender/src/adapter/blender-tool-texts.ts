@@ -3,7 +3,8 @@ import type { DccToolNames } from "@dcc/executor";
 const report =
   "An operator returns a report of what it did: { result, created, removed, selected, active, mode } " +
   '(result is Blender\'s set, e.g. ["FINISHED"]; created and removed list data-blocks as { type, name, path }; ' +
-  "selected and active name objects after the call; past 100 entries a list is cut and more counts the rest, e.g. { removed: 40 }).";
+  "selected and active name objects after the call; past 100 entries a list is cut and more counts the rest, e.g. { removed: 40 }; " +
+  'reports, when present, holds Blender\'s messages such as "Info: Applied modifier was not first").';
 
 /** The server instructions of the Blender adapter. */
 export function blenderInstructions(tools: DccToolNames, dataDir: string): string {
