@@ -24,6 +24,7 @@ from .rna_walk import (
     _members,
     _parse,
     _rna_of,
+    python_properties,
     resolve_text,
     walk,
 )
@@ -154,6 +155,7 @@ def data_set(params: dict, call, policy) -> Any:
         prop = props.get(last.value) if props else None
         if prop is None:
             _attr(target, last.value, holder.text, False)  # raises NOT_FOUND (or names a function)
+            raise HandlerError(READ_ONLY, f"{label} is read-only (a property of Blender's Python layer)")
         if prop.is_readonly or prop.type == "COLLECTION":
             what = "a collection (use data.call with its new/remove functions)" if prop.type == "COLLECTION" else "read-only"
             raise HandlerError(READ_ONLY, f"{label} is {what}")
@@ -429,6 +431,12 @@ def describe_rna(rna, path: Optional[str] = None) -> dict:
             "driver_add(path: string, index?: int) -> FCurve",
             "driver_remove(path: string, index?: int) -> boolean",
         ]
+    cls = getattr(bpy.types, rna.identifier, None)
+    for name, member in python_properties(cls).items() if cls is not None else ():
+        doc = (member.__doc__ or "").strip().splitlines()
+        out["properties"].append(
+            {"name": name, "type": "python", "readonly": True, "description": doc[0] if doc else "Defined by Blender's Python layer"}
+        )
     if rna.base is not None:
         out["base"] = rna.base.identifier
     if path is not None:

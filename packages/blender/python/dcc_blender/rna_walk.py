@@ -109,11 +109,38 @@ def _attr(cur, name: str, so_far: str, allow_function: bool):
                 INVALID_VALUE, f"{so_far}.{name} is a function: call it with data.call"
             )
         return getattr(cur, name), function
+    python = python_properties(type(cur)).get(name)
+    if python is not None:
+        try:
+            return python.__get__(cur), None
+        except (AttributeError, ReferenceError, TypeError, ValueError, RuntimeError) as error:
+            raise HandlerError(NOT_FOUND, f"{so_far}.{name}: {error}") from None
     kind = rna.identifier if rna is not None else type(cur).__name__
     names = [p.identifier for p in props] + [f.identifier for f in functions] if rna else []
+    names += list(python_properties(type(cur)))
     raise HandlerError(
         NOT_FOUND, f"{so_far} ({kind}) has no property or function {name!r}{_close(name, names)}"
     )
+
+
+_python_properties: dict = {}
+
+
+def python_properties(cls) -> dict:
+    """The read-only properties Blender's own Python layer (``bpy_types``) defines on a type
+    beside its RNA: ``Object.children``, ``users_collection``, ``Bone.children_recursive``,
+    ``Mesh.edge_keys``. Only Blender's shipped getters, never an add-on's code: name -> property."""
+    found = _python_properties.get(cls)
+    if found is None:
+        found = {}
+        for base in getattr(cls, "__mro__", ()):
+            if getattr(base, "__module__", None) != "bpy_types":
+                continue
+            for name, member in vars(base).items():
+                if isinstance(member, property) and member.fset is None and not name.startswith("_"):
+                    found.setdefault(name, member)
+        _python_properties[cls] = found
+    return found
 
 
 def _key(cur, key: str, so_far: str):

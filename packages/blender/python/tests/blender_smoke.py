@@ -135,6 +135,22 @@ def _():
     assert len(verts) == 8 and verts[0]["path"] == 'meshes["Cube"].vertices[0]', verts[0]
 
 
+@check("Python-layer properties: children, users_collection")
+def _():
+    bpy.data.objects["Sphere"].parent = bpy.data.objects["Cube"]
+    children = call("data.get", {"path": 'objects["Cube"].children'})
+    assert [c["name"] for c in children] == ["Sphere"] and children[0]["path"] == 'objects["Sphere"]', children
+    collections = call("data.get", {"path": 'objects["Cube"].users_collection'})
+    assert [c["name"] for c in collections] == ["Collection"], collections
+    error = fails("READ_ONLY", "data.set", {"path": 'objects["Cube"].children', "value": []})
+    assert "Python layer" in error.message, error.message
+    described = call("data.describe", {"type": "Object"})
+    assert any(p["name"] == "children" and p["type"] == "python" for p in described["properties"]), described
+    error = fails("NOT_FOUND", "data.get", {"path": 'objects["Cube"].childern'})
+    assert "children" in error.message, error.message
+    bpy.data.objects["Sphere"].parent = None
+
+
 @check("data.get errors")
 def _():
     error = fails("NOT_FOUND", "data.get", {"path": 'objects["Cub"].location'})
