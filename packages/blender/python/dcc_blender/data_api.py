@@ -166,7 +166,16 @@ def data_set(params: dict, call, policy) -> Any:
         value = check_string_path(policy, label, prop, value)
         _data_rules(policy, target, prop, value, label)
         _assign(lambda: setattr(target, last.value, value), label)
-        return to_json(getattr(target, last.value), 0)
+        stored = getattr(target, last.value)
+        if prop.type == "POINTER" and value is not None and stored != value:
+            # Blender drops some assignments without an error (a parent loop, an object of the
+            # wrong kind for a camera or a constraint target); saying nothing would read as done.
+            why = " (it would make a parent loop)" if last.value == "parent" else ""
+            kept = "nothing" if stored is None else f"{stored.name!r}" if hasattr(stored, "name") else "its value"
+            raise HandlerError(
+                INVALID_VALUE, f"{label}: Blender did not take {getattr(value, 'name', value)!r}{why}; it keeps {kept}"
+            )
+        return to_json(stored, 0)
     elif last.kind == "index":
         prop = holder.prop
         if prop is not None and getattr(prop, "is_readonly", False):
@@ -318,6 +327,12 @@ def data_call(params: dict, call, policy) -> Any:
     function = functions.get(last.value) if functions else None
     if function is None and last.value in STRUCT_METHODS and isinstance(owner, bpy.types.bpy_struct):
         return _call_struct_method(owner, last.value, args, kwargs, label, policy)
+    props, _ = _members(rna)
+    if function is None and props is not None and props.get(last.value) is not None:
+        raise HandlerError(
+            INVALID_PATH,
+            f"{label} is a property, not a function: read it with data.get or write it with data.set",
+        )
     if function is None:
         names = [f.identifier for f in functions] if functions else []
         if isinstance(owner, bpy.types.bpy_struct):

@@ -5,6 +5,7 @@ Shared by the data commands and the operator arguments that name data-blocks."""
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -59,7 +60,8 @@ def _close(name: str, names) -> str:
 
 def _parse(text: Any) -> DataPath:
     if not isinstance(text, str) or not text:
-        raise HandlerError(INVALID_PATH, f"a path must be a non-empty string, not {text!r}")
+        given = "missing (or null)" if text is None else json.dumps(text, default=str)
+        raise HandlerError(INVALID_PATH, f"a path must be a non-empty string like 'objects[\"Cube\"].location'; it is {given}")
     try:
         return parse_path(text)
     except PathSyntaxError as error:

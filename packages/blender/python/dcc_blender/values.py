@@ -194,6 +194,11 @@ def array_value_problem(prop, value: Any) -> Optional[str]:
     rows = dimensions[0] if len(dimensions) > 1 and dimensions[1] > 0 else length
     if isinstance(value, str):
         return f"takes {rows} numbers as a list, not the string {value!r}"
+    if isinstance(value, dict):
+        keys = ", ".join(sorted(map(str, value)))
+        return f"takes {rows} numbers as a list ([1, 2, 3] for x, y, z), not an object ({{{keys}}})"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"takes {rows} numbers as a list, not the single number {value!r} (set one item with a path ending in [0])"
     if not isinstance(value, list):
         return None
     if len(value) not in (length, rows):

@@ -200,6 +200,19 @@ def _():
     error = fails("INVALID_VALUE", "data.set", {"path": 'scenes["Scene"].render.engine', "value": "NOPE"})
     assert "CYCLES" in error.message, error.message
     fails("INVALID_VALUE", "data.set", {"path": 'objects["Cube"].location', "value": "x"})
+    # Wrong shapes and silent refusals are named, not passed on in Blender's words or ignored.
+    error = fails("INVALID_VALUE", "data.set", {"path": 'objects["Cube"].location', "value": {"x": 1, "y": 2, "z": 3}})
+    assert "takes 3 numbers as a list ([1, 2, 3] for x, y, z), not an object ({x, y, z})" in error.message, error.message
+    error = fails("INVALID_VALUE", "data.set", {"path": 'objects["Cube"].location', "value": 5})
+    assert "not the single number 5" in error.message, error.message
+    bpy.data.objects["Sphere"].parent = bpy.data.objects["Cube"]
+    error = fails("INVALID_VALUE", "data.set", {"path": 'objects["Cube"].parent', "value": {"$path": 'objects["Sphere"]'}})
+    assert "it would make a parent loop" in error.message and bpy.data.objects["Cube"].parent is None, error.message
+    bpy.data.objects["Sphere"].parent = None
+    error = fails("INVALID_PATH", "data.get", {})
+    assert "it is missing (or null)" in error.message, error.message
+    error = fails("INVALID_PATH", "data.call", {"path": 'objects["Cube"].location'})
+    assert "is a property, not a function" in error.message, error.message
     error = fails("POLICY", "data.set", {"path": 'scenes["Scene"].render.filepath', "value": "/tmp/out/"})
     assert error.data == {"rule": "data-folder"} and "render.filepath" in error.message, error.message
     call("data.set", {"path": 'scenes["Scene"].render.filepath', "value": "//frames/f_"})
