@@ -42,12 +42,16 @@ describe("operatorContextHint", () => {
   });
 
   it("names the editor an operator needs, or says any editor will do", () => {
-    expect(operatorContextHint(made(undefined, ["VIEW_3D"]))).toBe("needs the 3D Viewport area");
+    expect(operatorContextHint(made(undefined, ["VIEW_3D"]))).toBe(
+      "needs the 3D Viewport area, which dispatch provides (a 3D Viewport)",
+    );
     expect(operatorContextHint(made(["EDIT_MESH"], ["IMAGE_EDITOR", "UV_EDITOR"]))).toBe(
       "only in Edit Mode (mesh); needs the Image Editor or UV Editor area",
     );
     const every = [...blenderOperatorData().areas];
-    expect(operatorContextHint(made(undefined, every))).toBe("needs an editor area (any)");
+    expect(operatorContextHint(made(undefined, every))).toBe(
+      "needs an editor area (any), which dispatch provides (a 3D Viewport)",
+    );
   });
 
   it("says so when poll() passed in no tested context", () => {
@@ -61,10 +65,17 @@ describe("operatorContextHint", () => {
     };
     expect(hint("mesh.primitive_uv_sphere_add")).toBeUndefined();
     expect(hint("mesh.bevel")).toBe("only in Edit Mode (mesh)");
-    expect(hint("view3d.view_all")).toBe("needs the 3D Viewport area");
-    expect(hint("sculpt.brush_stroke")).toBe("only in Sculpt Mode; needs the 3D Viewport area");
+    expect(hint("view3d.view_all")).toBe(
+      "needs the 3D Viewport area, which dispatch provides (a 3D Viewport)",
+    );
+    expect(hint("sculpt.brush_stroke")).toBe(
+      "only in Sculpt Mode; needs the 3D Viewport area, which dispatch provides (a 3D Viewport)",
+    );
     expect(hint("object.shade_smooth")).toBe("not in any Edit Mode or Sculpt Mode");
     expect(hint("uv.unwrap")).toBe("only in Edit Mode (mesh)");
     expect(hint("node.add_node")).toBe("needs the Node Editor area");
+    expect(hint("anim.keyframe_insert")).toBe(
+      "needs an editor area (any), which dispatch provides (a 3D Viewport)",
+    );
   });
 });

@@ -62,7 +62,8 @@ const areaCount = Object.keys(areaLabels).length;
  * A short hint of the context an operator needs, read from where its poll() passed in the
  * generator's test scene (a cube, an armature, a curve, a text, a lattice, a metaball and a
  * grease-pencil object, one mode at a time, with and without each editor): `"only in Edit Mode
- * (mesh)"`, `"not in any Edit Mode or Sculpt Mode"`, `"needs the 3D Viewport area"`, joined by
+ * (mesh)"`, `"not in any Edit Mode or Sculpt Mode"`, `"needs the Node Editor area"` (with
+ * ", which dispatch provides (a 3D Viewport)" where the 3D Viewport will do), joined by
  * `"; "`, or `undefined` when poll() passed in every mode without an editor. A hint, not a
  * rule: poll() also looks at the selection and the data, which the test scene only partly covers.
  */
@@ -98,9 +99,14 @@ function describeModes(modes: readonly BlenderMode[]): string {
   return orList(phrases);
 }
 
+// `blender.op` runs an operator whose poll() fails under the start-up file's 3D Viewport, so an
+// operator that takes that editor works from a script all the same; the hint says so.
+const lent = ", which dispatch provides (a 3D Viewport)";
+
 function areaText(areas: readonly BlenderArea[]): string {
-  if (areas.length === areaCount) return "needs an editor area (any)";
-  return `needs the ${orList(areas.map((area) => areaLabels[area]))} area`;
+  const provided = areas.includes("VIEW_3D") ? lent : "";
+  if (areas.length === areaCount) return `needs an editor area (any)${provided}`;
+  return `needs the ${orList(areas.map((area) => areaLabels[area]))} area${provided}`;
 }
 
 function orList(words: readonly string[]): string {
