@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAdapterExecutor } from "./create-adapter-executor.ts";
 import type { DccAdapter } from "./dcc-adapter.ts";
 import type { DccApiExecutor } from "./dcc-api-executor.ts";
+import { SandboxPool } from "./sandbox-pool.ts";
 
 /** A tiny in-memory DCC: a counter with a synchronous and an asynchronous command. */
 function counterAdapter(): DccAdapter & { count: number; closed: number } {
@@ -92,6 +93,75 @@ describe("createAdapterExecutor", { timeout: 60_000 }, () => {
     const own = createAdapterExecutor(adapter);
     await own.close();
     expect(adapter.closed).toBe(0);
+  });
+
+  it("runs one script at a time for an adapter with scriptsAtOnce 1: a second waits, never interleaves", async () => {
+    const calls: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const adapter: DccAdapter = {
+      dccName: "scene",
+      scriptsAtOnce: 1,
+      commands: () => [
+        {
+          name: "hold",
+          description: "Wait until the test releases it",
+          handler: async () => {
+            calls.push("a:hold");
+            holding();
+            await held;
+            calls.push("a:done");
+          },
+        },
+        { name: "touch", description: "Note a call", handler: () => void calls.push("b:touch") },
+      ],
+      catalog: () => new DccApiCatalog("scene", { catalogText: "hold - wait\ntouch - note" }),
+    };
+    executor = createAdapterExecutor(adapter);
+    expect(executor.pool.size).toBe(1);
+    const first = executor.execute('await dispatch("hold"); return "a";');
+    await started;
+    const second = executor.execute('dispatch("touch"); return "b";');
+    // With room for two scripts the second would touch the scene while the first holds it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(calls).toEqual(["a:hold"]);
+    release();
+    const results = await Promise.all([first, second]);
+    expect(results.map((result) => result.success && result.output)).toEqual(["a", "b"]);
+    expect(calls).toEqual(["a:hold", "a:done", "b:touch"]);
+  });
+
+  it("refuses a pool larger than the adapter's scriptsAtOnce, and a scriptsAtOnce that is not a count", async () => {
+    const pool = new SandboxPool({ size: 2 });
+    try {
+      expect(() =>
+        createAdapterExecutor({ ...counterAdapter(), scriptsAtOnce: 1 }, { pool }),
+      ).toThrow(
+        expect.objectContaining({
+          code: "INVALID_LIMITS",
+          message: expect.stringContaining(
+            "counter runs at most 1 script(s) at once, but the given pool runs 2",
+          ),
+        }),
+      );
+      expect(() => createAdapterExecutor({ ...counterAdapter(), scriptsAtOnce: 0 })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_LIMITS",
+          message: expect.stringContaining("scriptsAtOnce"),
+        }),
+      );
+      const fits = createAdapterExecutor({ ...counterAdapter(), scriptsAtOnce: 2 }, { pool });
+      expect(fits.pool).toBe(pool);
+      await fits.close();
+    } finally {
+      await pool.close();
+    }
   });
 
   it("refuses an adapter whose commands clash, before any worker starts", () => {

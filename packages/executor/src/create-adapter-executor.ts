@@ -22,8 +22,9 @@ export interface AdapterExecutorOptions {
  * The executor for one adapter: its commands on a fresh `ToolRegistry`, one `ToolDispatcher`
  * (host commands run one at a time, as on the DCC's main thread) and its catalog for search.
  * Call it after the adapter's `start` has settled. Closing the executor leaves the adapter open.
+ * The adapter's `scriptsAtOnce` sizes the executor's own pool (a given `pool` must be no larger).
  * @throws {DccMcpError} `INVALID_COMMAND` or `DUPLICATE_COMMAND` for bad commands,
- *   `INVALID_LIMITS` for bad limits; and whatever the adapter's `commands()` or `catalog()` throw.
+ *   `INVALID_LIMITS` for bad limits or a pool larger than `scriptsAtOnce`; and whatever the adapter's `commands()` or `catalog()` throw.
  */
 export function createAdapterExecutor(
   adapter: DccAdapter,
@@ -37,5 +38,6 @@ export function createAdapterExecutor(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.scripts === undefined ? {} : { scripts: options.scripts }),
     ...(options.pool === undefined ? {} : { pool: options.pool }),
+    ...(adapter.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: adapter.scriptsAtOnce }),
   });
 }

@@ -61,6 +61,13 @@ export interface DccAdapter {
    * answer `HOST_UNAVAILABLE` with the reason) without affecting other adapters.
    */
   start?(context: DccAdapterContext): Promise<void>;
+  /**
+   * How many scripts may run at once against this host (see `DccApiExecutorOptions.scriptsAtOnce`).
+   * 1 for a DCC whose scene, selection and active object every script shares: a second script
+   * then waits for the first instead of taking turns with it call by call. Default: no limit
+   * beyond the sandbox pool's size.
+   */
+  readonly scriptsAtOnce?: number;
   /** Host commands for a `ToolRegistry`: every command a script may dispatch. */
   commands(): readonly CommandDefinition[];
   /** What search looks in. */

@@ -31,6 +31,13 @@ export interface DccApiExecutorOptions {
   /** A shared worker pool; by default the executor starts its own and `close()` ends it. */
   pool?: SandboxPool;
   /**
+   * How many scripts may run at once: the size of the executor's own pool (default: available
+   * cores, 1 to 4). A script beyond it waits for one to end, within its own timeout. A given
+   * `pool` must be no larger. Set 1 for a host whose scene, selection and active object every
+   * script shares (a DCC), so that two scripts never take turns call by call.
+   */
+  scriptsAtOnce?: number;
+  /**
    * Materialized scripts: a {@link ScriptStore} or its root directory, from host configuration
    * (never from tool arguments). Enables {@link DccApiExecutor.executeParams} and makes `execute`
    * store typed entry points instead of running them.
@@ -92,7 +99,10 @@ export class DccApiExecutor {
   /** What the materialized-script paths run through: this executor's name and run. */
   #scriptHost: ScriptExecutionHost;
 
-  /** @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit or a pool too small for it. */
+  /**
+   * @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit, a pool too small for it, a
+   *   `scriptsAtOnce` that is not a positive integer or a pool larger than it.
+   */
   constructor(dccName: string, options: DccApiExecutorOptions = {}) {
     this.dccName = dccName;
     this.catalog =
@@ -110,8 +120,33 @@ export class DccApiExecutor {
         message: `limits.memoryBytes (${this.limits.memoryBytes}) exceeds the pool's memoryBytes (${options.pool.memoryBytes})`,
       });
     }
+    const { scriptsAtOnce } = options;
+    if (
+      scriptsAtOnce !== undefined &&
+      (typeof scriptsAtOnce !== "number" || !Number.isInteger(scriptsAtOnce) || scriptsAtOnce < 1)
+    ) {
+      throw new DccMcpError({
+        code: "INVALID_LIMITS",
+        message: `scriptsAtOnce must be a positive integer, not ${String(scriptsAtOnce)}`,
+      });
+    }
+    if (
+      scriptsAtOnce !== undefined &&
+      options.pool !== undefined &&
+      options.pool.size > scriptsAtOnce
+    ) {
+      throw new DccMcpError({
+        code: "INVALID_LIMITS",
+        message: `${dccName} runs at most ${scriptsAtOnce} script(s) at once, but the given pool runs ${options.pool.size}: give a pool of that size, or none`,
+      });
+    }
     this.#ownsPool = options.pool === undefined;
-    this.#pool = options.pool ?? new SandboxPool({ memoryBytes: this.limits.memoryBytes });
+    this.#pool =
+      options.pool ??
+      new SandboxPool({
+        memoryBytes: this.limits.memoryBytes,
+        ...(scriptsAtOnce === undefined ? {} : { size: scriptsAtOnce }),
+      });
     this.#scriptHost = { dccName, run: (code, options) => this.#run(code, options) };
   }
 

@@ -121,6 +121,9 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
 
   return {
     dccName: "blender",
+    // One scene, one selection and one active object for every script: a second script waits
+    // for the first rather than taking turns with it call by call.
+    scriptsAtOnce: 1,
     get dataDir() {
       return dataDir;
     },
