@@ -446,8 +446,7 @@ def describe_rna(rna, path: Optional[str] = None) -> dict:
             "driver_add(path: string, index?: int) -> FCurve",
             "driver_remove(path: string, index?: int) -> boolean",
         ]
-    cls = getattr(bpy.types, rna.identifier, None)
-    for name, member in python_properties(cls).items() if cls is not None else ():
+    for name, member in python_properties(getattr(bpy.types, rna.identifier, None)).items():
         doc = (member.__doc__ or "").strip().splitlines()
         out["properties"].append(
             {"name": name, "type": "python", "readonly": True, "description": doc[0] if doc else "Defined by Blender's Python layer"}

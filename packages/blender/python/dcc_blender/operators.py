@@ -14,6 +14,7 @@ from dcc_link import HandlerError
 
 from . import policy as policy_module
 from .data_api import _blend_dir
+from .paths import Step, format_path
 from .reports import capture_reports
 from .rna_walk import INVALID_ARGS, NOT_FOUND, _close
 from .values import array_value_problem, ref
@@ -140,8 +141,6 @@ def _data_collections():
 
 def changes(before: Dict[str, Any]) -> Dict[str, Any]:
     """What an operator created and removed, the selection, the active object and the mode."""
-    from .paths import Step, format_path
-
     data = bpy.data
     created, removed = [], []
     names, types = before["names"], before["types"]
@@ -162,14 +161,13 @@ def changes(before: Dict[str, Any]) -> Dict[str, Any]:
     context = bpy.context
     active = getattr(context, "active_object", None)
     selected = getattr(context, "selected_objects", None) or []
-    out = {
+    return {
         "created": created,
         "removed": removed,
         "selected": [o.name for o in selected],
         "active": active.name if active is not None else None,
         "mode": context.mode,
     }
-    return out
 
 
 def bound_lists(report: Dict[str, Any]) -> Dict[str, Any]:
@@ -209,8 +207,6 @@ def _object_parts() -> Dict[int, tuple]:
 def _parts_changed(before: Dict[int, tuple]) -> tuple:
     """References to the modifiers, constraints and material slots added since ``before``, and to
     the modifiers and constraints gone since (applied, removed), with the path each had."""
-    from .paths import Step, format_path
-
     created, removed = [], []
     for obj, name, modifiers, constraints, slots in before.values():
         try:
