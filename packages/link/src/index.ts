@@ -32,3 +32,10 @@ export type { HostLoop, LinkWelcome } from "./link-welcome.ts";
 export { linkPythonPath } from "./python-path.ts";
 export type { RemoteCallErrorOptions } from "./remote-call-error.ts";
 export { RemoteCallError } from "./remote-call-error.ts";
+export type {
+  LinkAccess,
+  OpenSyncLinkOptions,
+  SyncCallOutcome,
+  SyncCallWait,
+} from "./sync-link.ts";
+export { openSyncLink, SyncLink } from "./sync-link.ts";

@@ -18,6 +18,7 @@ import { assertLoopbackEndpoint } from "./link-endpoint.ts";
 import { LinkError } from "./link-error.ts";
 import type { LinkErrorCode } from "./link-error-code.ts";
 import type { LinkWelcome } from "./link-welcome.ts";
+import type { LinkAccess } from "./sync-link.ts";
 
 /**
  * The Node end of the link to one DCC host. Calls run one at a time (a DCC has one main thread):
@@ -65,6 +66,16 @@ export class LinkClient {
           this.#connection?.destroy({ code: "HOST_UNRESPONSIVE", message }),
       });
     }
+  }
+
+  /**
+   * What a worker thread of this process needs to open its own connection to the same host with
+   * {@link openSyncLink}: the endpoint, the token and the frame limit. The token is a secret:
+   * never send it out of the process.
+   */
+  access(): LinkAccess {
+    const { endpoint, token } = this.#options;
+    return { endpoint, token, maxFrameBytes: this.#maxFrameBytes };
   }
 
   /** Where the link is now. */

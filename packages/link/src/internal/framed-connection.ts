@@ -65,6 +65,17 @@ export class FramedConnection {
     if (!this.#closed) this.#socket.write(frame);
   }
 
+  /**
+   * Stops reading and hands over the socket, paused, for synchronous use of its file
+   * descriptor; the connection counts as closed from then on (its close handler is not called).
+   */
+  release(): Socket {
+    this.#closed = true;
+    this.#socket.removeAllListeners("data");
+    this.#socket.pause();
+    return this.#socket;
+  }
+
   /** Ends the connection with `reason`. */
   destroy(reason: CloseReason): void {
     this.#finish(reason);

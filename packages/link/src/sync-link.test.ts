@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { closeTestHosts, startTestHost } from "./__fixtures__/hosts.ts";
+import type { LinkClient } from "./link-client.ts";
+import { openSyncLink, type SyncCallWait, type SyncLink } from "./sync-link.ts";
+
+const opened: SyncLink[] = [];
+afterEach(async () => {
+  for (const link of opened.splice(0)) link.close();
+  await closeTestHosts();
+});
+
+async function syncLinkTo(client: LinkClient | undefined): Promise<SyncLink> {
+  if (client === undefined) throw new Error("the test host has no link");
+  const link = await openSyncLink(client.access());
+  opened.push(link);
+  return link;
+}
+
+const patient = (): SyncCallWait => ({ deadline: Date.now() + 20_000, shouldStop: () => false });
+
+describe.each(["blocking", "pump"] as const)("SyncLink (%s host)", (loop) => {
+  it("answers calls with the host's results and errors, beside the host's own link", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    expect(link.call("echo", '{"a":[1,"two"]}', patient())).toEqual({
+      status: "result",
+      result: { a: [1, "two"] },
+    });
+    expect(
+      link.call("fail", '{"code":"NO_OBJECT","message":"no Cube","data":{"n":1}}', patient()),
+    ).toEqual({
+      status: "error",
+      code: "NO_OBJECT",
+      message: "no Cube",
+      data: { n: 1 },
+      completion: "complete",
+    });
+    expect(link.call("missing", "{}", patient())).toMatchObject({
+      status: "error",
+      code: "UNKNOWN_METHOD",
+    });
+    // The process's main link still works beside it.
+    await expect(host.call("echo", { b: 2 })).resolves.toEqual({ b: 2 });
+    // An answer larger than one read arrives whole.
+    const big = link.call("big", '{"bytes":300000}', patient());
+    expect(big.status === "result" && (big.result as string).length).toBe(300_000);
+  });
+
+  it("stops waiting when told to, and skips the stopped call's late answer", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    const startedAt = Date.now();
+    const stopped = link.call("work", '{"units":200,"unitSeconds":0.01}', {
+      deadline: Date.now() + 20_000,
+      shouldStop: () => Date.now() - startedAt > 100,
+    });
+    expect(stopped).toEqual({ status: "stopped", reason: "stopped" });
+    expect(Date.now() - startedAt).toBeLessThan(1500);
+    // The host was asked to cancel: the next call is answered, not the cancelled one's reply.
+    expect(link.call("echo", '{"next":true}', patient())).toEqual({
+      status: "result",
+      result: { next: true },
+    });
+  });
+
+  it("gives up at its deadline", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    const outcome = link.call("work", '{"units":200,"unitSeconds":0.01}', {
+      deadline: Date.now() + 100,
+      shouldStop: () => false,
+    });
+    expect(outcome).toEqual({ status: "stopped", reason: "deadline" });
+    expect(link.broken).toBeUndefined();
+  });
+
+  it("reports a host that died mid-call as broken, and stays broken", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    const pid = host.pid as number;
+    const startedAt = Date.now();
+    const outcome = link.call("work", '{"units":500,"unitSeconds":0.01}', {
+      deadline: Date.now() + 20_000,
+      shouldStop: () => {
+        if (Date.now() - startedAt > 100) process.kill(pid, "SIGKILL");
+        return false;
+      },
+    });
+    expect(outcome).toMatchObject({ status: "broken" });
+    expect(link.broken).toMatch(/closed|reset|fail/);
+    expect(link.call("echo", "{}", patient())).toMatchObject({ status: "broken" });
+  });
+});
+
+describe("openSyncLink", () => {
+  it("is refused without the host's token", async () => {
+    const host = await startTestHost();
+    const access = host.link?.access();
+    if (access === undefined) throw new Error("the test host has no link");
+    await expect(openSyncLink({ ...access, token: "wrong" })).rejects.toMatchObject({
+      code: "AUTH_FAILED",
+    });
+  });
+});
