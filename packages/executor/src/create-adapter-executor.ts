@@ -22,7 +22,8 @@ export interface AdapterExecutorOptions {
  * The executor for one adapter: its commands on a fresh `ToolRegistry`, one `ToolDispatcher`
  * (host commands run one at a time, as on the DCC's main thread) and its catalog for search.
  * Call it after the adapter's `start` has settled. Closing the executor leaves the adapter open.
- * The adapter's `scriptsAtOnce` sizes the executor's own pool (a given `pool` must be no larger).
+ * The adapter's `scriptsAtOnce` sizes the executor's own pool (a given `pool` must be no larger),
+ * and its `dispatchLane` is asked for as each script starts.
  * @throws {DccMcpError} `INVALID_COMMAND` or `DUPLICATE_COMMAND` for bad commands,
  *   `INVALID_LIMITS` for bad limits or a pool larger than `scriptsAtOnce`; and whatever the adapter's `commands()` or `catalog()` throw.
  */
@@ -39,5 +40,6 @@ export function createAdapterExecutor(
     ...(options.scripts === undefined ? {} : { scripts: options.scripts }),
     ...(options.pool === undefined ? {} : { pool: options.pool }),
     ...(adapter.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: adapter.scriptsAtOnce }),
+    ...(adapter.dispatchLane === undefined ? {} : { dispatchLane: () => adapter.dispatchLane?.() }),
   });
 }

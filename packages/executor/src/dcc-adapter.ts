@@ -1,5 +1,6 @@
 import type { DccApiCatalog } from "@dcc/catalog";
 import type { CommandDefinition } from "./command-definition.ts";
+import type { DispatchLane } from "./dispatch-lane.ts";
 
 /**
  * The names a server gives one adapter's pair of tools: `dcc_search`/`dcc_execute` when it
@@ -68,6 +69,12 @@ export interface DccAdapter {
    * beyond the sandbox pool's size.
    */
   readonly scriptsAtOnce?: number;
+  /**
+   * Commands a script's sandbox thread may run on the host itself, without the main thread (see
+   * {@link DispatchLane}): asked for as each script starts; undefined while the host is not
+   * ready, or for an adapter without one.
+   */
+  dispatchLane?(): DispatchLane | undefined;
   /** Host commands for a `ToolRegistry`: every command a script may dispatch. */
   commands(): readonly CommandDefinition[];
   /** What search looks in. */

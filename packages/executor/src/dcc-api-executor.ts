@@ -1,5 +1,6 @@
 import { DccMcpError } from "@dcc/cancel";
 import { type CommandRecord, DccApiCatalog, type SearchLimits, searchLimits } from "@dcc/catalog";
+import type { DispatchLane } from "./dispatch-lane.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
 import type { ExecuteResult } from "./execute-result.ts";
 import { type ExecutorLimits, resolveExecutorLimits } from "./executor-limits.ts";
@@ -37,6 +38,11 @@ export interface DccApiExecutorOptions {
    * script shares (a DCC), so that two scripts never take turns call by call.
    */
   scriptsAtOnce?: number;
+  /**
+   * Commands the sandbox thread runs itself, without the main thread (see {@link DispatchLane}):
+   * asked for as each script starts; undefined runs that script without one.
+   */
+  dispatchLane?: () => DispatchLane | undefined;
   /**
    * Materialized scripts: a {@link ScriptStore} or its root directory, from host configuration
    * (never from tool arguments). Enables {@link DccApiExecutor.executeParams} and makes `execute`
@@ -95,6 +101,7 @@ export class DccApiExecutor {
   /** The store of materialized scripts, if configured. */
   readonly scripts: ScriptStore | undefined;
   #pool: SandboxPool;
+  readonly #lane: (() => DispatchLane | undefined) | undefined;
   #ownsPool: boolean;
   /** What the materialized-script paths run through: this executor's name and run. */
   #scriptHost: ScriptExecutionHost;
@@ -109,6 +116,7 @@ export class DccApiExecutor {
       options.catalog ??
       new DccApiCatalog(dccName, { commands: options.dispatcher?.registry.catalogRecords() ?? [] });
     this.dispatcher = options.dispatcher;
+    this.#lane = options.dispatchLane;
     this.limits = Object.freeze(resolveExecutorLimits(options.limits));
     this.scripts =
       typeof options.scripts === "string"
@@ -219,7 +227,13 @@ export class DccApiExecutor {
 
   #run(code: unknown, options: RunScriptOptions): Promise<ExecuteResult> {
     return runScript(
-      { dccName: this.dccName, limits: this.limits, pool: this.#pool, dispatcher: this.dispatcher },
+      {
+        dccName: this.dccName,
+        limits: this.limits,
+        pool: this.#pool,
+        dispatcher: this.dispatcher,
+        lane: this.#lane,
+      },
       code,
       options,
     );

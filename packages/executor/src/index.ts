@@ -25,6 +25,13 @@ export type {
   SearchResult,
 } from "./dcc-api-executor.ts";
 export { DccApiExecutor } from "./dcc-api-executor.ts";
+export type {
+  DispatchLane,
+  DispatchLaneConnection,
+  DispatchLaneReply,
+  DispatchLaneWait,
+  OpenDispatchLane,
+} from "./dispatch-lane.ts";
 export { executeMessage } from "./execute-message.ts";
 export type { ExecuteLogEntry, ExecuteOptions, ExecuteProgress } from "./execute-options.ts";
 export type {

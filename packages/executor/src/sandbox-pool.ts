@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import type { DispatchLane } from "./dispatch-lane.ts";
 import { PooledWorker, type RunHooks } from "./internal/pooled-worker.ts";
 import type { RunEntry, RunLimits, RunOutcome } from "./internal/sandbox-types.ts";
 
@@ -27,6 +28,8 @@ export interface SandboxJob {
   deadline: number;
   streamLogs: boolean;
   streamProgress: boolean;
+  /** Commands the sandbox thread may run itself (see {@link DispatchLane}). */
+  lane?: DispatchLane;
 }
 
 /** How a pooled run ended: the worker's outcome, plus whether a worker ever started it. */

@@ -2,8 +2,8 @@
 // dispatcher inside the caller's cancel context, and answered as one JSON reply string.
 import { CommandError } from "../command-error.ts";
 import { commandErrorCodes } from "../command-error-code.ts";
-import type { ExecuteCompletion } from "../execute-result.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
+import { errorReply, valueReply } from "./reply-text.ts";
 
 /** What a {@link HostCallHandler} needs from its execution. */
 export interface HostCallHandlerOptions {
@@ -85,37 +85,6 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
   };
 }
 
-const bigintAsString = (_key: string, item: unknown): unknown =>
-  typeof item === "bigint" ? String(item) : item;
-
-function valueReply(command: string, value: unknown): string {
-  // JSON.stringify drops a top-level function or symbol without an error; the script would
-  // silently receive undefined, so these are refused like any other non-JSON value.
-  if (typeof value === "function" || typeof value === "symbol") {
-    return errorReply(
-      command,
-      commandErrorCodes.invalidResult,
-      `${command} returned a value that is not JSON-representable: a ${typeof value}`,
-    );
-  }
-  const reply = { ok: true, value: value === undefined ? null : value };
-  try {
-    // Without a replacer first: it is much faster, and only a BigInt (or a real error) throws.
-    return JSON.stringify(reply);
-  } catch {
-    // Retried below with BigInts as strings.
-  }
-  try {
-    return JSON.stringify(reply, bigintAsString);
-  } catch (error) {
-    return errorReply(
-      command,
-      commandErrorCodes.invalidResult,
-      `${command} returned a value that is not JSON-representable: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
 function failureReply(command: string, error: unknown): string {
   if (error instanceof CommandError) {
     return errorReply(command, error.code, error.message, {
@@ -126,26 +95,4 @@ function failureReply(command: string, error: unknown): string {
   // The dispatcher makes every handler error a CommandError; anything else failed in it.
   const message = error instanceof Error ? error.message : String(error);
   return errorReply(command, commandErrorCodes.commandFailed, message);
-}
-
-interface ErrorFacts {
-  completion?: ExecuteCompletion;
-  data?: unknown;
-}
-
-function errorReply(
-  command: string,
-  code: string,
-  message: string,
-  facts: ErrorFacts = {},
-): string {
-  const error = { command, code, message, completion: facts.completion ?? "complete" };
-  if (facts.data !== undefined) {
-    try {
-      return JSON.stringify({ ok: false, error: { ...error, data: facts.data } });
-    } catch {
-      // Data that is not JSON (a BigInt, a cycle) is left out rather than losing the error.
-    }
-  }
-  return JSON.stringify({ ok: false, error });
 }

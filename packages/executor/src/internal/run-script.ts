@@ -1,6 +1,7 @@
 // One execution end to end: the input checked, the cancel sources and host calls wired up, the
 // job run on the pool, and the sandbox's outcome mapped to an `ExecuteResult`.
 import { captureCancelContext, DccMcpCancelledError } from "@dcc/cancel";
+import type { DispatchLane } from "../dispatch-lane.ts";
 import { executeMessage } from "../execute-message.ts";
 import type { ExecuteOptions } from "../execute-options.ts";
 import type {
@@ -24,6 +25,8 @@ export interface RunTarget {
   limits: Readonly<ExecutorLimits>;
   pool: SandboxPool;
   dispatcher: ToolDispatcher | undefined;
+  /** The lane for this run, asked for as it starts (see `DccApiExecutorOptions.dispatchLane`). */
+  lane?: (() => DispatchLane | undefined) | undefined;
 }
 
 /** {@link ExecuteOptions} plus the `context` a successful result reports (default `{}`). */
@@ -118,6 +121,8 @@ export async function runScript(
     streamLogs: onLog !== undefined,
     streamProgress: onProgress !== undefined,
   };
+  const lane = laneOf(target);
+  if (lane !== undefined) job.lane = lane;
   let outcome: Awaited<ReturnType<typeof runOnPool>>;
   try {
     outcome = await runOnPool(target.pool, job, hooks, cancel.stop);
@@ -160,6 +165,15 @@ export async function runScript(
   const extra: FailureExtra = { logs: outcome.logs, dispatchCalls };
   if (outcome.limit !== undefined) extra.limit = outcome.limit;
   return failure(outcome.errorCode, error, completion, extra);
+}
+
+/** The target's lane for a run, or undefined (none, or the adapter's callback failed). */
+function laneOf(target: RunTarget): DispatchLane | undefined {
+  try {
+    return target.lane?.();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why `code` and `timeoutSecs` cannot run, or undefined when they can. */

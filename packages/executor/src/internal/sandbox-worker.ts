@@ -8,6 +8,12 @@ import {
   newVariant,
   type QuickJSSyncVariant,
 } from "quickjs-emscripten-core";
+import type {
+  DispatchLane,
+  DispatchLaneConnection,
+  DispatchLaneReply,
+  OpenDispatchLane,
+} from "../dispatch-lane.ts";
 import type { ExecuteProgress } from "../execute-options.ts";
 import {
   ANSWER_SLOT,
@@ -17,6 +23,7 @@ import {
   readReplyText,
   WAKE_SLOT,
 } from "./control-block.ts";
+import { errorReply, valueReply } from "./reply-text.ts";
 import {
   type PreparedSandbox,
   prepareSandbox,
@@ -31,6 +38,8 @@ import type {
 } from "./worker-protocol.ts";
 
 const progressIntervalMs = 50;
+/** Bound on opening a lane (connect and handshake); a lane that cannot open is not used. */
+const laneOpenMs = 2000;
 /** Upper bound of one Atomics.wait slice; every wake re-checks cancel and the deadline. */
 const waitSliceMs = 50;
 /** How long a dispatch watches for its answer before it sleeps in Atomics.wait. */
@@ -58,7 +67,9 @@ let broken = false;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 
 port.on("message", (message: RunMessage) => {
-  if (message.type === "run") run(message);
+  if (message.type !== "run") return;
+  if (message.lane === undefined) run(message, undefined);
+  else void laneFor(message.lane, message.deadline).then((lane) => run(message, lane));
 });
 prepareNext(64 * 1024);
 post({ type: "ready" });
@@ -94,13 +105,61 @@ function takePrepared(maxLogChars: number): PreparedSandbox | Error {
   }
 }
 
-function run(message: RunMessage): void {
+/** A lane open in this thread, kept for later runs against the same host. */
+interface OpenLane {
+  readonly key: string;
+  readonly module: string;
+  readonly connection: DispatchLaneConnection;
+}
+
+/** A run's lane: the open connection and the commands it carries. */
+interface RunLane {
+  readonly connection: DispatchLaneConnection;
+  readonly commands: ReadonlySet<string>;
+}
+
+let openLane: OpenLane | undefined;
+
+/** The open lane for `lane`'s host, opening it first if needed; undefined when it cannot open. */
+async function laneFor(lane: DispatchLane, deadline: number): Promise<RunLane | undefined> {
+  const commands = new Set(lane.commands);
+  if (openLane?.key === lane.key && openLane.module === lane.module) {
+    return { connection: openLane.connection, commands };
+  }
+  closeLane();
+  try {
+    const module = (await import(lane.module)) as { openDispatchLane?: OpenDispatchLane };
+    if (typeof module.openDispatchLane !== "function") return undefined;
+    const bound = Math.max(1, Math.min(laneOpenMs, deadline - Date.now()));
+    const connection = await module.openDispatchLane(lane.data, {
+      signal: AbortSignal.timeout(bound),
+    });
+    openLane = { key: lane.key, module: lane.module, connection };
+    return { connection, commands };
+  } catch {
+    // Scripts then run without the lane: every call goes through the main thread.
+    return undefined;
+  }
+}
+
+function closeLane(): void {
+  try {
+    openLane?.connection.close();
+  } catch {
+    // Nothing more to release.
+  }
+  openLane = undefined;
+}
+
+function run(message: RunMessage, startLane: RunLane | undefined): void {
+  let lane = startLane;
   const { id, deadline } = message;
   const checkStop = (): StopReason | null => {
     if (Atomics.load(control, CANCEL_SLOT) !== 0) return "cancelled";
     if (Date.now() >= deadline) return "timeout";
     return null;
   };
+  const laneWait = { deadline, shouldStop: () => checkStop() !== null };
   let lastProgressAt = 0;
   let pendingProgress: ExecuteProgress | undefined;
 
@@ -129,6 +188,27 @@ function run(message: RunMessage): void {
     {
       checkStop,
       dispatch(name, args) {
+        if (lane?.commands.has(name)) {
+          let reply: DispatchLaneReply;
+          try {
+            reply = lane.connection.call(name, args, laneWait);
+          } catch {
+            reply = { status: "unavailable" };
+          }
+          if (reply.status === "stopped") return null;
+          // A cancel that arrived with the answer wins: the script must not go on.
+          if (reply.status === "value")
+            return checkStop() === null ? valueReply(name, reply.value) : null;
+          if (reply.status === "error") {
+            const { code, completion, data: detail } = reply;
+            const text = errorReply(name, code, reply.message, { completion, data: detail });
+            return checkStop() === null ? text : null;
+          }
+          // The lane broke: this call and the rest go through the main thread, which reports
+          // what happened to the host.
+          if (openLane?.connection === lane.connection) closeLane();
+          lane = undefined;
+        }
         const seq = ++callSeq;
         post({ type: "call", id, seq, name, args });
         // A fast host answers within tens of µs: watching for it briefly saves the sleep and

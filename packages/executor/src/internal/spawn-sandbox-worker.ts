@@ -23,5 +23,10 @@ export function spawnSandboxWorker(options: WorkerOptions): Worker {
   // even invalid in a worker.
   const base: WorkerOptions = { ...options, execArgv: [] };
   if (!fromSource) return new Worker(workerUrl, base);
-  return new Worker(sourceBootstrap(), { ...base, eval: true });
+  // From sources, workspace packages a lane module imports resolve to their sources too.
+  return new Worker(sourceBootstrap(), {
+    ...base,
+    eval: true,
+    execArgv: ["--conditions=@dcc/source"],
+  });
 }

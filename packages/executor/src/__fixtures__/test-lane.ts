@@ -1,0 +1,41 @@
+// A lane module for the dispatch-lane tests, loaded in the sandbox thread: it answers
+// `lane.echo` itself, fails `lane.fail` the way a handler would, waits in `lane.wait` until told
+// to stop, and cannot carry `lane.broken` (which then goes to the main thread).
+import type {
+  DispatchLaneConnection,
+  DispatchLaneReply,
+  OpenDispatchLane,
+} from "../dispatch-lane.ts";
+
+export const openDispatchLane: OpenDispatchLane = async (data) => {
+  const { refuse, host } = data as { refuse?: boolean; host: string };
+  if (refuse === true) throw new Error("the test lane refuses to open");
+  let closed = false;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  const connection: DispatchLaneConnection = {
+    call(name, argsJson, wait): DispatchLaneReply {
+      if (closed) return { status: "unavailable" };
+      if (name === "lane.echo") {
+        return { status: "value", value: { via: "lane", host, args: JSON.parse(argsJson) } };
+      }
+      if (name === "lane.fail") {
+        return {
+          status: "error",
+          code: "NOT_FOUND",
+          message: "no such thing",
+          completion: "complete",
+          data: { closest: ["thing"] },
+        };
+      }
+      if (name === "lane.wait") {
+        while (!wait.shouldStop()) Atomics.wait(sleeper, 0, 0, 5);
+        return { status: "stopped" };
+      }
+      return { status: "unavailable" };
+    },
+    close() {
+      closed = true;
+    },
+  };
+  return connection;
+};

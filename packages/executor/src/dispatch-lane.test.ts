@@ -1,0 +1,127 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DccApiExecutor } from "./dcc-api-executor.ts";
+import type { DispatchLane } from "./dispatch-lane.ts";
+import { SandboxPool } from "./sandbox-pool.ts";
+import { ToolDispatcher } from "./tool-dispatcher.ts";
+import { ToolRegistry } from "./tool-registry.ts";
+
+const pool = new SandboxPool({ size: 1 });
+afterAll(() => pool.close());
+
+const module = new URL("./__fixtures__/test-lane.ts", import.meta.url).href;
+const mainCalls: string[] = [];
+const registry = new ToolRegistry().registerAll(
+  ["lane.echo", "lane.fail", "lane.wait", "lane.broken", "main.only"].map((name) => ({
+    name,
+    handler: (args: unknown) => {
+      mainCalls.push(name);
+      return { via: "main", args };
+    },
+  })),
+);
+const commands = ["lane.echo", "lane.fail", "lane.wait", "lane.broken"];
+
+function executorWith(lane: () => DispatchLane | undefined): DccApiExecutor {
+  return new DccApiExecutor("test", {
+    dispatcher: new ToolDispatcher(registry),
+    pool,
+    dispatchLane: lane,
+  });
+}
+
+describe("dispatch lanes", () => {
+  it("runs the lane's commands in the sandbox thread and the others on the main thread", async () => {
+    mainCalls.length = 0;
+    const executor = executorWith(() => ({ module, data: { host: "one" }, commands, key: "one" }));
+    const result = await executor.execute(
+      'return [dispatch("lane.echo", { n: 1 }), dispatch("main.only", { n: 2 })]',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: [
+        { via: "lane", host: "one", args: { n: 1 } },
+        { via: "main", args: { n: 2 } },
+      ],
+      stats: { dispatchCalls: 2 },
+    });
+    expect(mainCalls).toEqual(["main.only"]);
+  });
+
+  it("gives a lane's error to the script as the handler's would be", async () => {
+    const executor = executorWith(() => ({ module, data: { host: "one" }, commands, key: "one" }));
+    const result = await executor.execute(
+      'try { dispatch("lane.fail", {}); } catch (e) { return { code: e.code, message: e.message, data: e.data }; }',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: { code: "NOT_FOUND", data: { closest: ["thing"] } },
+    });
+    expect((result as unknown as { output: { message: string } }).output.message).toContain(
+      "no such thing",
+    );
+  });
+
+  it("sends a call the lane cannot carry, and every later one, through the main thread", async () => {
+    mainCalls.length = 0;
+    const executor = executorWith(() => ({ module, data: { host: "two" }, commands, key: "two" }));
+    const result = await executor.execute(
+      'return [dispatch("lane.broken", {}), dispatch("lane.echo", { n: 3 })]',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: [{ via: "main" }, { via: "main", args: { n: 3 } }],
+    });
+    expect(mainCalls).toEqual(["lane.broken", "lane.echo"]);
+    // The next script opens the lane again.
+    const again = await executor.execute('return dispatch("lane.echo", {})');
+    expect(again).toMatchObject({ output: { via: "lane", host: "two" } });
+  });
+
+  it("opens a new lane when the key changes", async () => {
+    let key = "three";
+    const executor = executorWith(() => ({ module, data: { host: key }, commands, key }));
+    await expect(executor.execute('return dispatch("lane.echo", {})')).resolves.toMatchObject({
+      output: { host: "three" },
+    });
+    key = "four";
+    await expect(executor.execute('return dispatch("lane.echo", {})')).resolves.toMatchObject({
+      output: { host: "four" },
+    });
+  });
+
+  it("stops a lane call waiting on the host at the script's timeout and on cancel", async () => {
+    const executor = executorWith(() => ({ module, data: { host: "one" }, commands, key: "one" }));
+    const timedOut = await executor.execute('dispatch("lane.wait", {}); return 1', {
+      timeoutSecs: 1,
+    });
+    expect(timedOut).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const cancelled = await executor.execute('dispatch("lane.wait", {}); return 1', {
+      signal: controller.signal,
+    });
+    expect(cancelled).toMatchObject({ success: false, errorCode: "CANCELLED" });
+    // The worker is still usable.
+    await expect(executor.execute("return 2")).resolves.toMatchObject({ output: 2 });
+  });
+
+  it("runs without the lane when it cannot open, or the adapter's callback throws", async () => {
+    mainCalls.length = 0;
+    const refusing = executorWith(() => ({
+      module,
+      data: { host: "x", refuse: true },
+      commands,
+      key: "refusing",
+    }));
+    await expect(refusing.execute('return dispatch("lane.echo", {})')).resolves.toMatchObject({
+      output: { via: "main" },
+    });
+    const throwing = executorWith(() => {
+      throw new Error("no lane today");
+    });
+    await expect(throwing.execute('return dispatch("lane.echo", {})')).resolves.toMatchObject({
+      output: { via: "main" },
+    });
+    expect(mainCalls).toEqual(["lane.echo", "lane.echo"]);
+  });
+});
