@@ -1,8 +1,8 @@
 // The real-Blender half of the `@dcc/blender` benchmark (runs only where Blender is installed):
 // start-to-ready beside a bare `blender -b` start-to-exit; the link's round trip of a no-op
 // beside a bare TCP echo inside the same Blender process; a command dispatched from a script
-// beside the same command called over the link directly (the sandbox's overhead per dispatch,
-// and this process's CPU per call on each path); and `mesh.primitive_cube_add` beside the no-op
+// beside the same command called over the link directly, both timed by their arrivals in
+// Blender (the sandbox's overhead per dispatch, and this process's CPU per call on each path); and `mesh.primitive_cube_add` beside the no-op
 // round trip.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -108,27 +108,12 @@ export async function runHostBench({ log }) {
         unit: "µs",
       });
 
-      // The command notes when each call reaches it: the gap between two consecutive arrivals is
-      // one full dispatch (the link round trip, the answer's way back into the sandbox, the
-      // guest's loop and the next call's way out), so its p50 sits beside the direct call's.
-      let arrivals = [];
-      const timed = Object.create(adapter, {
-        commands: {
-          value: () =>
-            adapter.commands().map((command) =>
-              command.name !== "data.get"
-                ? command
-                : {
-                    ...command,
-                    handler: (args, context) => {
-                      arrivals.push(performance.now());
-                      return command.handler(args, context);
-                    },
-                  },
-            ),
-        },
-      });
-      const executor = createAdapterExecutor(timed);
+      // Blender notes when each data.get reaches it: the gap between two consecutive arrivals
+      // is one full dispatch (there and back, and the next call's way out), whichever path the
+      // call took: the sandbox's own connection for a script, the main thread's for a direct
+      // call. The two p50s sit side by side.
+      const gapsOf = (arrivals) => arrivals.slice(1).map((at, i) => at - arrivals[i]);
+      const executor = createAdapterExecutor(adapter);
       try {
         const dispatches = 1000;
         const args = { path: "context.mode" };
@@ -142,21 +127,19 @@ export async function runHostBench({ log }) {
         const scriptCpu = [];
         // Alternated, so a burst of load on the machine hits both sides alike.
         for (let round = 0; round < 5; round++) {
+          await adapter.call("bench.stamps", { record: true });
           let usage = process.cpuUsage();
-          for (let i = 0; i < dispatches; i++) {
-            const begin = performance.now();
-            await adapter.call("data.get", args);
-            direct.push((performance.now() - begin) * 1000);
-          }
+          for (let i = 0; i < dispatches; i++) await adapter.call("data.get", args);
           directCpu.push(cpuPerCall(process.cpuUsage(usage), dispatches));
-          arrivals = [];
+          direct.push(...gapsOf(await adapter.call("bench.stamps", { record: false })));
+          await adapter.call("bench.stamps", { record: true });
           usage = process.cpuUsage();
           const run = await executor.execute(script, { timeoutSecs: 120 });
           scriptCpu.push(cpuPerCall(process.cpuUsage(usage), dispatches));
           if (!run.success) throw new Error(`bench script failed: ${run.error}`);
-          for (let i = 1; i < arrivals.length; i++)
-            gaps.push((arrivals[i] - arrivals[i - 1]) * 1000);
+          gaps.push(...gapsOf(await adapter.call("bench.stamps", { record: false })));
         }
+        if (gaps.length < 5 * (dispatches - 1)) throw new Error("Blender missed arrivals");
         const ours = median(gaps);
         const baseline = median(direct);
         rows.push({

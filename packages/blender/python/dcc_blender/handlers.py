@@ -1,5 +1,5 @@
 """The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset``, the data commands, and
-``bench.echo`` (the baseline of the link benchmark)."""
+``bench.echo`` and ``bench.stamps`` (for the link benchmark)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError
 
-from . import data_api, echo, operators, render
+from . import data_api, echo, operators, render, stamps
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -44,16 +44,22 @@ def reset(params, call, policy: Policy):
     return {"objects": sorted(o.name for o in bpy.data.objects)}
 
 
+def data_get(params, call, policy: Policy):
+    stamps.note_arrival()
+    return data_api.data_get(params, call, policy)
+
+
 HANDLERS = {
     "ping": ping,
     "blender.op": operators.blender_op,
     "blender.reset": reset,
-    "data.get": data_api.data_get,
+    "data.get": data_get,
     "data.set": data_api.data_set,
     "data.list": data_api.data_list,
     "data.call": data_api.data_call,
     "data.describe": data_api.data_describe,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
+    "bench.stamps": stamps.bench_stamps,
 }
 
 
