@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createAdapterExecutor } from "@dcc/executor";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import {
@@ -36,6 +37,50 @@ describeWithBlender("the Blender adapter, headless", () => {
         location: [4, 0, 0],
       },
     });
+  });
+
+  it("runs a script's reads on the sandbox's own connection, and its writes on the main thread", async () => {
+    const onMain: string[] = [];
+    const watched = Object.create(session.adapter, {
+      commands: {
+        value: () =>
+          session.adapter.commands().map((command) => ({
+            ...command,
+            handler: (args: unknown, context: Parameters<typeof command.handler>[1]) => {
+              onMain.push(command.name);
+              return command.handler(args, context);
+            },
+          })),
+      },
+    }) as typeof session.adapter;
+    const executor = createAdapterExecutor(watched);
+    try {
+      const result = await executor.execute(
+        `dispatch("data.set", { path: 'objects["Cube"].location', value: [7, 8, 9] });
+         return { location: dispatch("data.get", { path: 'objects["Cube"].location' }),
+                  lights: dispatch("data.list", { collection: "lights" }).map((o) => o.name),
+                  described: dispatch("data.describe", { type: "Object" }).name,
+                  missing: (() => { try { dispatch("data.get", { path: 'objects["Nope"]' }); }
+                                    catch (e) { return e.code; } })() };`,
+        { timeoutSecs: 120 },
+      );
+      expect(result).toMatchObject({
+        success: true,
+        output: {
+          location: [7, 8, 9],
+          lights: ["Light"],
+          described: "Object",
+          missing: "NOT_FOUND",
+        },
+        stats: { dispatchCalls: 5 },
+      });
+      expect(onMain).toEqual(["data.set"]);
+    } finally {
+      await executor.close();
+    }
+    await session.run(
+      `dispatch("data.set", { path: 'objects["Cube"].location', value: [0, 0, 0] });`,
+    );
   });
 
   it("reads, writes, lists and calls through the data API", async () => {

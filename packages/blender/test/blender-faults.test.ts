@@ -101,6 +101,34 @@ describeWithBlender("Blender killed mid-script", () => {
     });
   });
 
+  it("gives reads on the sandbox's own connection the same HOST_GONE when Blender dies", async () => {
+    const first = session.adapter.pid as number;
+    let reads = 0;
+    const running = session.run(
+      `
+      for (let i = 0; i < 10000000; i++) {
+        try { dispatch("data.get", { path: "scenes[0].frame_current" }); if (i % 100 === 0) console.log("read", i); }
+        catch (e) {
+          return { code: e.code, message: e.message, reads: i,
+                   after: dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort() };
+        }
+      }
+      return "never interrupted";`,
+      { onLog: () => void reads++ },
+    );
+    await waitFor("a few hundred reads", () => reads >= 3, 120_000);
+    process.kill(first, "SIGKILL");
+    const result = await running;
+    expect(result).toMatchObject({
+      success: true,
+      output: { code: "HOST_GONE", after: ["Camera", "Cube", "Light"] },
+    });
+    const message = outputOf<{ message: string }>(result).message;
+    expect(message).toMatch(/Blender exited/);
+    expect(message).toMatch(/restarted with its factory start-up scene/);
+    expect(session.adapter.pid).not.toBe(first);
+  });
+
   it("restarts a Blender that dies between scripts", async () => {
     const pid = session.adapter.pid as number;
     const launches = session.adapter.launches;

@@ -8,6 +8,7 @@ import { blenderDataCommands } from "../blender-data-command.ts";
 import { blenderOperatorData } from "../blender-operator-data.ts";
 import { BlenderAttachment } from "./blender-attachment.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
+import type { BlenderLaneData } from "./blender-dispatch-lane.ts";
 import { BlenderHost } from "./blender-host.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
@@ -171,6 +172,12 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
       });
       await host.start(context.signal);
     },
+    dispatchLane() {
+      const reach = host?.laneAccess?.();
+      if (reach === undefined) return undefined;
+      const data: BlenderLaneData = { access: reach.access };
+      return { module: laneModule, data, commands: laneCommands, key: reach.key };
+    },
     commands: () => [
       ...blenderOperatorData().operators.map((operator) => operatorCommand(operator.name)),
       ...blenderDataCommands().map((command) => dataCommand(command.name)),
@@ -184,6 +191,17 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     },
   };
 }
+
+// Built code loads the built lane module; tests, which run the sources, load the source one.
+const laneModule = new URL(
+  `./blender-dispatch-lane.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
+  import.meta.url,
+).href;
+/**
+ * The data commands that only read: safe to run again through the main thread if the lane's
+ * connection breaks. Writes, RNA calls and operators always go through the main thread.
+ */
+const laneCommands = ["data.get", "data.list", "data.describe"] as const;
 
 function recordText(
   catalog: DccApiCatalog,

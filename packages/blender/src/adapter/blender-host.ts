@@ -1,5 +1,11 @@
 import type { DccHostStatus } from "@dcc/executor";
-import { DccProcess, type DccProcessOptions, forcefulCall, LinkError } from "@dcc/link";
+import {
+  DccProcess,
+  type DccProcessOptions,
+  forcefulCall,
+  type LinkAccess,
+  LinkError,
+} from "@dcc/link";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import type { BlenderConnection } from "./internal/blender-connection.ts";
 import { commandFailure, isGone } from "./internal/command-failure.ts";
@@ -123,6 +129,20 @@ export class BlenderHost implements BlenderConnection {
     } catch (error) {
       throw this.#failure(command, error, signal);
     }
+  }
+
+  /**
+   * What a sandbox thread needs to reach this Blender on its own connection. Undefined while
+   * Blender is starting, restarting or unavailable, and while a restart waits to be reported: the
+   * next command must go through {@link call}, which reports it.
+   */
+  laneAccess(): { access: LinkAccess; key: string } | undefined {
+    const link = this.#process.link;
+    const pid = this.#process.pid;
+    if (this.#closed || this.#reviving !== undefined || this.#unavailable) return undefined;
+    if (this.#unreported !== undefined || link === undefined || pid === undefined) return undefined;
+    if (this.#process.state !== "running") return undefined;
+    return { access: link.access(), key: `${pid}/${this.#launches}` };
   }
 
   /** Ends Blender and leaves nothing behind. Final. */
