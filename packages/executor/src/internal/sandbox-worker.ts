@@ -1,6 +1,7 @@
 // Entry point of a sandbox worker thread: one QuickJS module with fixed-size memory, one script
 // at a time. `dispatch` blocks this thread in Atomics.wait until the main thread answers, the
-// script is cancelled, or the deadline passes.
+// script is cancelled, or the deadline passes; a command on the run's dispatch lane blocks in the
+// lane's own call instead, with the same stop checks.
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import * as releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import {
