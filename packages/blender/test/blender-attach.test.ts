@@ -77,13 +77,29 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
       reportHost: (status) => statuses.push(status),
     });
     expect(adapter.dataDir).toBe(dataDir);
-    const executor = createAdapterExecutor(adapter);
+    // Notes the commands that reach the main thread: reads go on the sandbox's own connection.
+    const onMain: string[] = [];
+    const attached = adapter;
+    const watched = Object.create(attached, {
+      commands: {
+        value: () =>
+          attached.commands().map((command) => ({
+            ...command,
+            handler: (args: unknown, context: Parameters<typeof command.handler>[1]) => {
+              onMain.push(command.name);
+              return command.handler(args, context);
+            },
+          })),
+      },
+    }) as typeof attached;
+    const executor = createAdapterExecutor(watched);
     try {
       const made = await executor.execute(
         'dispatch("mesh.primitive_uv_sphere_add", { location: [1, 0, 0] }); return dispatch("data.list", { collection: "objects" }).map((o) => o.name);',
         { timeoutSecs: 120 },
       );
       expect(made).toMatchObject({ success: true, output: ["Camera", "Cube", "Light", "Sphere"] });
+      expect(onMain).toEqual(["mesh.primitive_uv_sphere_add"]);
       expect(await adapter.call("ping")).toMatchObject({ loop: "pump", background: false });
 
       // The user quits Blender: the adapter never ended it, and says it is gone.
@@ -108,6 +124,8 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
         },
       );
       expect(again).toMatchObject({ success: true, output: 3 });
+      // The gone Blender was told through the main thread; the new one is read on a new lane.
+      expect(onMain).toEqual(["mesh.primitive_uv_sphere_add", "data.list"]);
       expect(adapter.launches).toBe(2);
     } finally {
       await executor.close();

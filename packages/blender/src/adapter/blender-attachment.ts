@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { DccHostStatus } from "@dcc/executor";
-import { LinkClient } from "@dcc/link";
+import { type LinkAccess, LinkClient } from "@dcc/link";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import type { BlenderConnection } from "./internal/blender-connection.ts";
 import { commandFailure, isGone } from "./internal/command-failure.ts";
@@ -88,6 +88,13 @@ export class BlenderAttachment implements BlenderConnection {
       if (isGone(error)) this.#lost();
       throw commandFailure(command, error, again);
     }
+  }
+
+  /** What a sandbox thread needs to reach the attached Blender on its own connection. */
+  laneAccess(): { access: LinkAccess; key: string } | undefined {
+    const client = this.#client;
+    if (this.#closed || client === undefined || client.state !== "connected") return undefined;
+    return { access: client.access(), key: `${this.#info?.pid ?? "unknown"}/${this.#attaches}` };
   }
 
   async close(): Promise<void> {
