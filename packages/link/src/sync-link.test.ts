@@ -72,6 +72,49 @@ describe.each(["blocking", "pump"] as const)("SyncLink (%s host)", (loop) => {
     });
     expect(outcome).toEqual({ status: "stopped", reason: "deadline" });
     expect(link.broken).toBeUndefined();
+    expect(link.call("echo", '{"after":1}', patient())).toEqual({
+      status: "result",
+      result: { after: 1 },
+    });
+  });
+
+  it("leaves a late answer to the next call while the event loop runs between calls", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    // A big answer that arrives after its call stopped waiting, while this thread is idle.
+    const stopped = link.call("big", '{"bytes":300000}', {
+      deadline: Date.now() + 20_000,
+      shouldStop: () => true,
+    });
+    expect(stopped).toMatchObject({ status: "stopped" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(link.call("echo", '{"own":true}', patient())).toEqual({
+      status: "result",
+      result: { own: true },
+    });
+  });
+
+  it("sees a host that died while the link was idle, without touching a reused descriptor", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    expect(link.call("noop", "{}", patient())).toEqual({ status: "result", result: null });
+    process.kill(host.pid as number, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(link.call("echo", "{}", patient())).toMatchObject({ status: "broken" });
+  });
+
+  it("refuses a call over the frame limit without breaking", async () => {
+    const host = await startTestHost({ loop });
+    const access = host.link?.access();
+    if (access === undefined) throw new Error("the test host has no link");
+    const link = await openSyncLink({ ...access, maxFrameBytes: 1024 });
+    opened.push(link);
+    const big = JSON.stringify({ text: "x".repeat(2000) });
+    expect(link.call("echo", big, patient())).toMatchObject({
+      status: "refused",
+      message: expect.stringContaining("over the link's limit of 1024"),
+    });
+    expect(link.call("echo", '{"small":1}', patient())).toMatchObject({ status: "result" });
   });
 
   it("reports a host that died mid-call as broken, and stays broken", async () => {

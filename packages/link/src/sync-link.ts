@@ -47,10 +47,11 @@ export type SyncCallOutcome =
     }
   /** `shouldStop` said stop, or the deadline passed: the host may still be running it. */
   | { readonly status: "stopped"; readonly reason: "stopped" | "deadline" }
+  /** The call is over the frame limit and was not sent; the link stays usable. */
+  | { readonly status: "refused"; readonly message: string }
   /**
-   * The link could not carry the call: the connection failed (closed, reset, a bad frame), and
-   * {@link SyncLink.broken} then says why it is unusable from now on, or the call was over the
-   * frame limit. The call may have reached the host only if the connection failed after sending.
+   * The connection failed (closed, reset, a bad frame): {@link SyncLink.broken} says why, and
+   * every later call answers the same. The call may have reached the host before it failed.
    */
   | { readonly status: "broken"; readonly message: string };
 
@@ -62,8 +63,9 @@ const maxSleepMs = 0.5;
 /**
  * A connection to a host whose calls block the calling thread until they are answered, for a
  * worker thread that cannot yield to its event loop (a sandbox whose guest code waits for each
- * host call). Reads and writes go straight to the socket's descriptor: no event loop, no other
- * thread on a call's path. A call waits by watching the socket briefly, then sleeping in short
+ * host call). Reads and writes go straight to the socket's descriptor, which the event loop no
+ * longer reads: no event loop and no other thread on a call's path, and nothing read between
+ * calls. A call waits by watching the socket briefly, then sleeping in short
  * slices, and checks `shouldStop` and the deadline throughout, so it never blocks beyond them.
  * Calls run one at a time; the answer of a call that stopped waiting is skipped when it arrives.
  * Never use it on a main thread: a call blocks the thread's event loop.
@@ -102,11 +104,16 @@ export class SyncLink {
    * Never throws for the host or the connection: see {@link SyncCallOutcome}.
    */
   call(method: string, paramsJson: string, wait: SyncCallWait): SyncCallOutcome {
+    // A destroyed socket's descriptor may already be reused by another file: never touch it.
+    if (this.#broken === undefined && this.#socket.destroyed) {
+      this.#broken = "the connection was closed";
+    }
     if (this.#broken !== undefined) return { status: "broken", message: this.#broken };
     const id = this.#nextId++;
     const frame = callFrame(id, method, paramsJson);
     if (frame.length - 4 > this.#maxFrameBytes) {
-      return { status: "broken", message: `${method}: the call is over the link's frame limit` };
+      const message = `${method}: the call is ${frame.length - 4} bytes, over the link's limit of ${this.#maxFrameBytes}`;
+      return { status: "refused", message };
     }
     const written = this.#write(frame, wait);
     if (written !== undefined) return written;

@@ -67,6 +67,11 @@ export class FrameDecoder {
     this.#maxFrameBytes = maxFrameBytes;
   }
 
+  /** Bytes received and not yet part of a returned frame. */
+  get buffered(): number {
+    return this.#length;
+  }
+
   /**
    * Adds bytes and returns every frame now complete, in order.
    * @throws {FrameViolation} as soon as a header announces an oversized frame (before its body

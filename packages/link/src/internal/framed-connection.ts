@@ -3,6 +3,12 @@ import type { LinkErrorCode } from "../link-error-code.ts";
 import { FrameDecoder, FrameViolation } from "./frame-codec.ts";
 import { parseServerFrame, type ServerFrame } from "./protocol.ts";
 
+/** The part of Node's stream handle that stops its reads. */
+interface StreamHandle {
+  reading: boolean;
+  readStop(): number;
+}
+
 /** Why a connection ended. */
 export interface CloseReason {
   readonly code: LinkErrorCode;
@@ -66,13 +72,24 @@ export class FramedConnection {
   }
 
   /**
-   * Stops reading and hands over the socket, paused, for synchronous use of its file
-   * descriptor; the connection counts as closed from then on (its close handler is not called).
+   * Hands over the socket for synchronous use of its file descriptor: the event loop stops
+   * reading it for good (a paused stream alone would keep filling its buffer, and would close the
+   * descriptor when the peer hangs up). The connection counts as closed from then on; its close
+   * handler is not called. @throws {Error} when bytes were already read past the last frame.
    */
   release(): Socket {
+    if (this.#decoder.buffered > 0 || this.#socket.readableLength > 0) {
+      throw new Error("the connection has unread bytes and cannot be handed over");
+    }
     this.#closed = true;
     this.#socket.removeAllListeners("data");
     this.#socket.pause();
+    const handle = (this.#socket as unknown as { _handle?: StreamHandle | null })._handle;
+    if (handle === undefined || handle === null) {
+      throw new Error("the connection's socket has no handle to hand over");
+    }
+    handle.reading = false;
+    handle.readStop();
     return this.#socket;
   }
 
