@@ -23,7 +23,7 @@ export interface AdapterExecutorOptions {
  * (host commands run one at a time, as on the DCC's main thread) and its catalog for search.
  * Call it after the adapter's `start` has settled. Closing the executor leaves the adapter open.
  * The adapter's `scriptsAtOnce` sizes the executor's own pool (a given `pool` must be no larger),
- * and its `dispatchLane` is asked for as each script starts.
+ * and its `dispatchLane` is asked for as each script is submitted.
  * @throws {DccMcpError} `INVALID_COMMAND` or `DUPLICATE_COMMAND` for bad commands,
  *   `INVALID_LIMITS` for bad limits or a pool larger than `scriptsAtOnce`; and whatever the adapter's `commands()` or `catalog()` throw.
  */

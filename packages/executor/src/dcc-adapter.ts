@@ -71,7 +71,7 @@ export interface DccAdapter {
   readonly scriptsAtOnce?: number;
   /**
    * Commands a script's sandbox thread may run on the host itself, without the main thread (see
-   * {@link DispatchLane}): asked for as each script starts; undefined while the host is not
+   * {@link DispatchLane}): asked for as each script is submitted; undefined while the host is not
    * ready, or for an adapter without one.
    */
   dispatchLane?(): DispatchLane | undefined;

@@ -40,7 +40,7 @@ export interface DccApiExecutorOptions {
   scriptsAtOnce?: number;
   /**
    * Commands the sandbox thread runs itself, without the main thread (see {@link DispatchLane}):
-   * asked for as each script starts; undefined runs that script without one.
+   * asked for as each script is submitted; undefined runs that script without one.
    */
   dispatchLane?: () => DispatchLane | undefined;
   /**

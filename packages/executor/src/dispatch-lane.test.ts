@@ -11,15 +11,17 @@ afterAll(() => pool.close());
 const module = new URL("./__fixtures__/test-lane.ts", import.meta.url).href;
 const mainCalls: string[] = [];
 const registry = new ToolRegistry().registerAll(
-  ["lane.echo", "lane.fail", "lane.wait", "lane.broken", "main.only"].map((name) => ({
-    name,
-    handler: (args: unknown) => {
-      mainCalls.push(name);
-      return { via: "main", args };
-    },
-  })),
+  ["lane.echo", "lane.fail", "lane.wait", "lane.broken", "lane.decline", "main.only"].map(
+    (name) => ({
+      name,
+      handler: (args: unknown) => {
+        mainCalls.push(name);
+        return { via: "main", args };
+      },
+    }),
+  ),
 );
-const commands = ["lane.echo", "lane.fail", "lane.wait", "lane.broken"];
+const commands = ["lane.echo", "lane.fail", "lane.wait", "lane.broken", "lane.decline"];
 
 function executorWith(lane: () => DispatchLane | undefined): DccApiExecutor {
   return new DccApiExecutor("test", {
@@ -77,6 +79,19 @@ describe("dispatch lanes", () => {
     expect(again).toMatchObject({ output: { via: "lane", host: "two" } });
   });
 
+  it("makes a call the lane declines on the main thread, and keeps the lane", async () => {
+    mainCalls.length = 0;
+    const executor = executorWith(() => ({ module, data: { host: "one" }, commands, key: "one" }));
+    const result = await executor.execute(
+      'return [dispatch("lane.decline", {}), dispatch("lane.echo", {})]',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: [{ via: "main" }, { via: "lane", host: "one" }],
+    });
+    expect(mainCalls).toEqual(["lane.decline"]);
+  });
+
   it("opens a new lane when the key changes", async () => {
     let key = "three";
     const executor = executorWith(() => ({ module, data: { host: key }, commands, key }));
@@ -94,13 +109,18 @@ describe("dispatch lanes", () => {
     const timedOut = await executor.execute('dispatch("lane.wait", {}); return 1', {
       timeoutSecs: 1,
     });
-    expect(timedOut).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+    // The host may still be running the call the script left.
+    expect(timedOut).toMatchObject({ success: false, errorCode: "TIMEOUT", completion: "unknown" });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const cancelled = await executor.execute('dispatch("lane.wait", {}); return 1', {
       signal: controller.signal,
     });
-    expect(cancelled).toMatchObject({ success: false, errorCode: "CANCELLED" });
+    expect(cancelled).toMatchObject({
+      success: false,
+      errorCode: "CANCELLED",
+      completion: "unknown",
+    });
     // The worker is still usable.
     await expect(executor.execute("return 2")).resolves.toMatchObject({ output: 2 });
   });

@@ -6,9 +6,9 @@ import type { ExecuteCompletion } from "./execute-result.ts";
  * its own connection and calls the host directly, which saves two thread hand-offs per call.
  * The lane's module runs in the sandbox's worker thread, never in the guest.
  *
- * Only commands that are safe to run twice belong on a lane (reads): when the lane cannot carry
- * a call (its connection broke), the call is made again through the main thread, whose handler
- * then reports what happened to the host. A lane command's handler is not called for calls the
+ * Only commands that are safe to run twice belong on a lane (reads): when the lane breaks (its
+ * connection failed, perhaps after the call reached the host), the call is made again through
+ * the main thread, whose handler then reports what happened to the host. A lane command's handler is not called for calls the
  * lane answers, so the lane must answer exactly as the handler would.
  */
 export interface DispatchLane {
@@ -43,7 +43,9 @@ export type DispatchLaneReply =
     }
   /** `shouldStop` said stop (the script was cancelled or timed out) before the answer came. */
   | { readonly status: "stopped" }
-  /** The lane cannot carry this call: it is made again through the main thread. */
+  /** The lane does not take this call (its arguments, its size): the main thread makes it, and the lane stays open. */
+  | { readonly status: "declined" }
+  /** The lane broke: this call and the rest of the script go through the main thread. */
   | { readonly status: "unavailable" };
 
 /** When a lane call stops waiting. */

@@ -1,6 +1,6 @@
 // A lane module for the dispatch-lane tests, loaded in the sandbox thread: it answers
 // `lane.echo` itself, fails `lane.fail` the way a handler would, waits in `lane.wait` until told
-// to stop, and cannot carry `lane.broken` (which then goes to the main thread).
+// to stop, declines `lane.decline` (the main thread makes it) and breaks on `lane.broken`.
 import type {
   DispatchLaneConnection,
   DispatchLaneReply,
@@ -27,6 +27,7 @@ export const openDispatchLane: OpenDispatchLane = async (data) => {
           data: { closest: ["thing"] },
         };
       }
+      if (name === "lane.decline") return { status: "declined" };
       if (name === "lane.wait") {
         while (!wait.shouldStop()) Atomics.wait(sleeper, 0, 0, 5);
         return { status: "stopped" };

@@ -131,7 +131,8 @@ export async function runScript(
   }
   hostCalls = host.calls;
 
-  const hostStillRunning = host.inFlight > 0;
+  const hostStillRunning =
+    host.inFlight > 0 || (outcome.status === "error" && outcome.hostCallOpen === true);
   if (hostStillRunning) {
     cancel.abortHost(
       new DccMcpCancelledError({

@@ -59,4 +59,6 @@ export type RunOutcome =
       dispatchCalls: number;
       /** True when the QuickJS module can no longer be trusted and its worker must be replaced. */
       poisoned: boolean;
+      /** A dispatch-lane call was left running on the host when the script stopped. */
+      hostCallOpen?: boolean;
     };

@@ -161,6 +161,7 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
     return null;
   };
   const laneWait = { deadline, shouldStop: () => checkStop() !== null };
+  let laneCallOpen = false;
   let lastProgressAt = 0;
   let pendingProgress: ExecuteProgress | undefined;
 
@@ -196,7 +197,11 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
           } catch {
             reply = { status: "unavailable" };
           }
-          if (reply.status === "stopped") return null;
+          // The host may still be running a call the script stopped waiting for.
+          if (reply.status === "stopped") {
+            laneCallOpen = true;
+            return null;
+          }
           // A cancel that arrived with the answer wins: the script must not go on.
           if (reply.status === "value")
             return checkStop() === null ? valueReply(name, reply.value) : null;
@@ -205,10 +210,12 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
             const text = errorReply(name, code, reply.message, { completion, data: detail });
             return checkStop() === null ? text : null;
           }
-          // The lane broke: this call and the rest go through the main thread, which reports
-          // what happened to the host.
-          if (openLane?.connection === lane.connection) closeLane();
-          lane = undefined;
+          if (reply.status !== "declined") {
+            // The lane broke: this call and the rest go through the main thread, which reports
+            // what happened to the host.
+            if (openLane?.connection === lane.connection) closeLane();
+            lane = undefined;
+          }
         }
         const seq = ++callSeq;
         post({ type: "call", id, seq, name, args });
@@ -267,6 +274,7 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
     { deferDispose: true },
   );
   if (pendingProgress !== undefined) post({ type: "progress", id, update: pendingProgress });
+  if (laneCallOpen && outcome.status === "error") outcome.hostCallOpen = true;
   post({ type: "done", id, outcome });
   // Disposed after the result went out: freeing the runtime is off the caller's critical path.
   try {
