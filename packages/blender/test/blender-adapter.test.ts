@@ -9,6 +9,7 @@ import {
   outputOf,
   processAlive,
   startBlenderSession,
+  watchMainThread,
 } from "./support/blender-session.ts";
 
 describeWithBlender("the Blender adapter, headless", () => {
@@ -40,19 +41,7 @@ describeWithBlender("the Blender adapter, headless", () => {
   });
 
   it("runs a script's reads on the sandbox's own connection, and its writes on the main thread", async () => {
-    const onMain: string[] = [];
-    const watched = Object.create(session.adapter, {
-      commands: {
-        value: () =>
-          session.adapter.commands().map((command) => ({
-            ...command,
-            handler: (args: unknown, context: Parameters<typeof command.handler>[1]) => {
-              onMain.push(command.name);
-              return command.handler(args, context);
-            },
-          })),
-      },
-    }) as typeof session.adapter;
+    const { watched, onMain } = watchMainThread(session.adapter);
     const executor = createAdapterExecutor(watched);
     try {
       const result = await executor.execute(

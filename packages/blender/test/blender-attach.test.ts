@@ -9,7 +9,7 @@ import { linkPythonPath } from "@dcc/link";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BlenderAdapter, createBlenderAdapter } from "../src/index.ts";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
-import { processAlive, waitFor } from "./support/blender-session.ts";
+import { processAlive, waitFor, watchMainThread } from "./support/blender-session.ts";
 
 const scriptsDir = fileURLToPath(new URL("../python", import.meta.url));
 
@@ -78,20 +78,7 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
     });
     expect(adapter.dataDir).toBe(dataDir);
     // Notes the commands that reach the main thread: reads go on the sandbox's own connection.
-    const onMain: string[] = [];
-    const attached = adapter;
-    const watched = Object.create(attached, {
-      commands: {
-        value: () =>
-          attached.commands().map((command) => ({
-            ...command,
-            handler: (args: unknown, context: Parameters<typeof command.handler>[1]) => {
-              onMain.push(command.name);
-              return command.handler(args, context);
-            },
-          })),
-      },
-    }) as typeof attached;
+    const { watched, onMain } = watchMainThread(adapter);
     const executor = createAdapterExecutor(watched);
     try {
       const made = await executor.execute(

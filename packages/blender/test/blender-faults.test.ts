@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createAdapterExecutor } from "@dcc/executor";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BlenderNotFoundError, createBlenderAdapter } from "../src/index.ts";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
@@ -15,6 +16,7 @@ import {
   processesOf,
   startBlenderSession,
   waitFor,
+  watchMainThread,
 } from "./support/blender-session.ts";
 
 describe("a missing Blender", () => {
@@ -104,7 +106,9 @@ describeWithBlender("Blender killed mid-script", () => {
   it("gives reads on the sandbox's own connection the same HOST_GONE when Blender dies", async () => {
     const first = session.adapter.pid as number;
     let reads = 0;
-    const running = session.run(
+    const { watched, onMain } = watchMainThread(session.adapter);
+    const executor = createAdapterExecutor(watched);
+    const running = executor.execute(
       `
       for (let i = 0; i < 10000000; i++) {
         try { dispatch("data.get", { path: "scenes[0].frame_current" }); if (i % 100 === 0) console.log("read", i); }
@@ -114,11 +118,13 @@ describeWithBlender("Blender killed mid-script", () => {
         }
       }
       return "never interrupted";`,
-      { onLog: () => void reads++ },
+      { timeoutSecs: 120, onLog: () => void reads++ },
     );
     await waitFor("a few hundred reads", () => reads >= 3, 120_000);
+    // Until now every read went on the sandbox's own connection.
+    expect(onMain).toEqual([]);
     process.kill(first, "SIGKILL");
-    const result = await running;
+    const result = await running.finally(() => executor.close());
     expect(result).toMatchObject({
       success: true,
       output: { code: "HOST_GONE", after: ["Camera", "Cube", "Light"] },
@@ -127,6 +133,8 @@ describeWithBlender("Blender killed mid-script", () => {
     expect(message).toMatch(/Blender exited/);
     expect(message).toMatch(/restarted with its factory start-up scene/);
     expect(session.adapter.pid).not.toBe(first);
+    // The read that met the dead connection was made again on the main thread, which told it.
+    expect(onMain[0]).toBe("data.get");
   });
 
   it("restarts a Blender that dies between scripts", async () => {

@@ -7,7 +7,7 @@ import difflib
 from typing import Any, List, Optional
 
 import bpy
-from dcc_link import HandlerError
+from dcc_link import HandlerError, checkpoint
 
 from . import policy as policy_module
 from .paths import PathSyntaxError, Step, format_path, parse_path
@@ -246,6 +246,8 @@ def data_list(params: dict, call, policy) -> List[dict]:
     items = []
     seen = {f: False for f in fields}
     for index, item in enumerate(collection):
+        # A long listing stays cancellable, and the blocking loop answers heartbeats meanwhile.
+        checkpoint()
         rna = item.bl_rna
         kind = _item_type(item)
         if wanted is not None and wanted not in (kind, rna.identifier):

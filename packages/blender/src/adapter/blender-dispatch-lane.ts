@@ -15,10 +15,12 @@ export const openDispatchLane: OpenDispatchLane = async (data, options) => {
   const link = await openSyncLink(access, { signal: options.signal, timeoutMs: 2000 });
   const connection: DispatchLaneConnection = {
     call(name, argsJson, wait) {
-      // Only an object of keyword arguments is sent as it is; anything else (no arguments, an
-      // array) goes through the main thread, whose handler explains or fills it in.
-      if (argsJson.charCodeAt(0) !== 0x7b) return { status: "unavailable" };
-      const outcome = link.call(name, argsJson, wait);
+      // An object of keyword arguments is sent as it is, and none as `{}` (as the handler
+      // does); anything else (an array, a number) goes through the main thread, whose handler
+      // explains what it takes.
+      const params = argsJson === "null" ? "{}" : argsJson;
+      if (params.charCodeAt(0) !== 0x7b) return { status: "declined" };
+      const outcome = link.call(name, params, wait);
       switch (outcome.status) {
         case "result":
           return { status: "value", value: outcome.result };
@@ -30,6 +32,8 @@ export const openDispatchLane: OpenDispatchLane = async (data, options) => {
         }
         case "stopped":
           return { status: "stopped" };
+        case "refused":
+          return { status: "declined" };
         default:
           return { status: "unavailable" };
       }

@@ -106,3 +106,27 @@ export function outputOf<T>(result: Awaited<ReturnType<DccApiExecutor["execute"]
 export function busy(result: Awaited<ReturnType<DccApiExecutor["execute"]>>): boolean {
   return result.success && (result.output as { code?: unknown } | null)?.code === "HOST_BUSY";
 }
+
+/**
+ * The adapter as seen by an executor that notes each command reaching the main thread: reads a
+ * script makes on the sandbox's own connection never show up in `onMain`.
+ */
+export function watchMainThread(adapter: BlenderAdapter): {
+  watched: BlenderAdapter;
+  onMain: string[];
+} {
+  const onMain: string[] = [];
+  const watched = Object.create(adapter, {
+    commands: {
+      value: () =>
+        adapter.commands().map((command) => ({
+          ...command,
+          handler: (args: unknown, context: Parameters<typeof command.handler>[1]) => {
+            onMain.push(command.name);
+            return command.handler(args, context);
+          },
+        })),
+    },
+  }) as BlenderAdapter;
+  return { watched, onMain };
+}
