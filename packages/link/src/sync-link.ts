@@ -127,9 +127,10 @@ export class SyncLink {
         if (answer !== undefined) return answer;
         continue;
       }
-      if (wait.shouldStop() || Date.now() >= wait.deadline) {
+      const stop = stopReason(wait);
+      if (stop !== undefined) {
         this.#cancel(id);
-        return { status: "stopped", reason: wait.shouldStop() ? "stopped" : "deadline" };
+        return { status: "stopped", reason: stop };
       }
       if (performance.now() < spinUntil) continue;
       Atomics.wait(this.#sleeper, 0, 0, sleepMs);
@@ -206,10 +207,11 @@ export class SyncLink {
           return this.#fail(`writing to the host failed: ${(error as Error).message}`);
         }
       }
-      if (Date.now() >= wait.deadline || wait.shouldStop()) {
+      const stop = stopReason(wait);
+      if (stop !== undefined) {
         // Half a frame on the wire cannot be taken back: the stream is unusable.
         if (offset > 0) return this.#fail("the call was stopped half-written");
-        return { status: "stopped", reason: wait.shouldStop() ? "stopped" : "deadline" };
+        return { status: "stopped", reason: stop };
       }
       Atomics.wait(this.#sleeper, 0, 0, 0.2);
     }
@@ -231,6 +233,12 @@ export class SyncLink {
     this.#socket.destroy();
     return { status: "broken", message };
   }
+}
+
+/** Why a call stops waiting now, or undefined while it may go on. */
+function stopReason(wait: SyncCallWait): "stopped" | "deadline" | undefined {
+  if (wait.shouldStop()) return "stopped";
+  return Date.now() >= wait.deadline ? "deadline" : undefined;
 }
 
 /**

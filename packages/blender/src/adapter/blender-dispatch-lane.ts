@@ -24,12 +24,9 @@ export const openDispatchLane: OpenDispatchLane = async (data, options) => {
       switch (outcome.status) {
         case "result":
           return { status: "value", value: outcome.result };
-        case "error": {
-          const { code, message, completion } = outcome;
-          return outcome.data === undefined
-            ? { status: "error", code, message, completion }
-            : { status: "error", code, message, completion, data: outcome.data };
-        }
+        case "error":
+          // The host's code, message, data and completion, as the handler's error carries them.
+          return outcome;
         case "stopped":
           return { status: "stopped" };
         case "refused":

@@ -162,6 +162,42 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
   };
   const laneWait = { deadline, shouldStop: () => checkStop() !== null };
   let laneCallOpen = false;
+  // One call on the run's lane: the reply text, null to stop the script, or undefined to make
+  // the call through the main thread instead (the lane declined it, or broke and is dropped).
+  const laneDispatch = (
+    runLane: RunLane,
+    name: string,
+    args: string,
+  ): string | null | undefined => {
+    let reply: DispatchLaneReply;
+    try {
+      reply = runLane.connection.call(name, args, laneWait);
+    } catch {
+      reply = { status: "unavailable" };
+    }
+    switch (reply.status) {
+      case "stopped":
+        // The host may still be running the call the script stopped waiting for.
+        laneCallOpen = true;
+        return null;
+      case "value":
+        // A cancel that arrived with the answer wins: the script must not go on.
+        return checkStop() === null ? valueReply(name, reply.value) : null;
+      case "error": {
+        const { code, completion, data: detail } = reply;
+        const text = errorReply(name, code, reply.message, { completion, data: detail });
+        return checkStop() === null ? text : null;
+      }
+      case "declined":
+        return undefined;
+      default:
+        // Broken: this call and the rest go through the main thread, which reports what
+        // happened to the host.
+        if (openLane?.connection === runLane.connection) closeLane();
+        lane = undefined;
+        return undefined;
+    }
+  };
   let lastProgressAt = 0;
   let pendingProgress: ExecuteProgress | undefined;
 
@@ -191,31 +227,8 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
       checkStop,
       dispatch(name, args) {
         if (lane?.commands.has(name)) {
-          let reply: DispatchLaneReply;
-          try {
-            reply = lane.connection.call(name, args, laneWait);
-          } catch {
-            reply = { status: "unavailable" };
-          }
-          // The host may still be running a call the script stopped waiting for.
-          if (reply.status === "stopped") {
-            laneCallOpen = true;
-            return null;
-          }
-          // A cancel that arrived with the answer wins: the script must not go on.
-          if (reply.status === "value")
-            return checkStop() === null ? valueReply(name, reply.value) : null;
-          if (reply.status === "error") {
-            const { code, completion, data: detail } = reply;
-            const text = errorReply(name, code, reply.message, { completion, data: detail });
-            return checkStop() === null ? text : null;
-          }
-          if (reply.status !== "declined") {
-            // The lane broke: this call and the rest go through the main thread, which reports
-            // what happened to the host.
-            if (openLane?.connection === lane.connection) closeLane();
-            lane = undefined;
-          }
+          const reply = laneDispatch(lane, name, args);
+          if (reply !== undefined) return reply;
         }
         const seq = ++callSeq;
         post({ type: "call", id, seq, name, args });
