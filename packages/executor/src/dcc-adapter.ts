@@ -1,5 +1,6 @@
 import type { DccApiCatalog } from "@dcc/catalog";
 import type { CommandDefinition } from "./command-definition.ts";
+import type { DccTransaction, DccTransactionOptions } from "./dcc-transaction.ts";
 import type { DispatchLane } from "./dispatch-lane.ts";
 
 /**
@@ -75,6 +76,16 @@ export interface DccAdapter {
    * ready, or for an adapter without one.
    */
   dispatchLane?(): DispatchLane | undefined;
+  /**
+   * Starts a script's transaction (see {@link DccTransaction}): called just before the script's
+   * first host command through the main thread (a script that dispatches nothing, or only lane
+   * reads, has none), and awaited before that command runs. A rejection runs the script
+   * without one, and its result says the changes cannot be rolled back. Without this method
+   * the adapter has no undo: failed scripts keep their partial changes and say so. An adapter
+   * with it should set `scriptsAtOnce` to 1: the executor never rolls back a script whose
+   * transaction overlapped another's (`scene_shared`).
+   */
+  beginTransaction?(options: DccTransactionOptions): Promise<DccTransaction>;
   /** Host commands for a `ToolRegistry`: every command a script may dispatch. */
   commands(): readonly CommandDefinition[];
   /** What search looks in. */

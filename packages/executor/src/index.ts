@@ -26,6 +26,12 @@ export type {
 } from "./dcc-api-executor.ts";
 export { DccApiExecutor } from "./dcc-api-executor.ts";
 export type {
+  DccRollbackRefusal,
+  DccTransaction,
+  DccTransactionOptions,
+  DccTransactionReport,
+} from "./dcc-transaction.ts";
+export type {
   DispatchLane,
   DispatchLaneConnection,
   DispatchLaneReply,
