@@ -9,6 +9,7 @@ from typing import Any, List, Optional
 import bpy
 from dcc_link import HandlerError, checkpoint
 
+from . import path_options
 from . import policy as policy_module
 from .paths import PathSyntaxError, Step, format_path, parse_path
 from .rna_walk import (
@@ -93,19 +94,31 @@ def _blend_dir(policy) -> Optional[str]:
     return None
 
 
-def check_string_path(policy, label: str, prop, value):
-    """Checks a string for a path property (by subtype or name) and returns the path to use."""
-    if not isinstance(value, str) or prop is None or prop.type != "STRING":
+_SUBTYPES = {"file": "FILE_PATH", "folder": "DIR_PATH", "name": "FILE_NAME"}
+
+
+def check_string_path(policy, label: str, prop, value, owner_rna=None):
+    """Checks a string for a property that names a file or folder (by subtype, name or
+    description: see ``path_options``; on ``owner_rna`` when given) and returns the value to
+    store."""
+    if not isinstance(value, str) or prop is None or prop.type != "STRING" or value == "":
         return value
-    name, subtype = prop.identifier, prop.subtype
-    if not policy_module.is_path_property(name, subtype) or value == "":
+    if owner_rna is not None:
+        kind = path_options.property_kind(owner_rna, prop)
+    else:
+        kind = path_options.path_option_kind(prop.identifier, prop.subtype, prop.description)
+    if kind is None:
         return value
     relative = value.startswith("//")
     base = _blend_dir(policy) if relative else None
     try:
-        checked = policy.check_path(label, value, policy_module.path_kind(name, subtype), base)
+        checked = policy.check_path(label, value, _SUBTYPES[kind], base)
     except policy_module.PolicyRefusal as refusal:
         raise HandlerError("POLICY", refusal.message, {"rule": refusal.rule}) from None
+    if prop.subtype not in path_options.SUBTYPE_KINDS:
+        # Found by its name or description (a File Output slot's sub-path): Blender reads it
+        # relative to something of its own, so it is stored as given.
+        return value
     # Once the file is saved in the data folder, a '//' path stays relative to it, as Blender
     # stores it, so the .blend keeps working when the folder moves (to a farm, say). Unsaved,
     # '//' has no folder to mean in Blender, so the checked absolute path is stored instead.
@@ -163,7 +176,7 @@ def data_set(params: dict, call, policy) -> Any:
         if problem is not None:
             raise HandlerError(INVALID_VALUE, f"{label} {problem}")
         value = from_json(raw, prop, resolve)
-        value = check_string_path(policy, label, prop, value)
+        value = check_string_path(policy, label, prop, value, rna)
         _data_rules(policy, target, prop, value, label)
         _assign(lambda: setattr(target, last.value, value), label)
         stored = getattr(target, last.value)

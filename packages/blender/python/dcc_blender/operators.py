@@ -12,6 +12,7 @@ import bpy
 from _bpy import ops as _ops
 from dcc_link import HandlerError
 
+from . import path_options
 from . import policy as policy_module
 from .data_api import _blend_dir
 from .paths import Step, format_path
@@ -61,8 +62,16 @@ def _refusal(refusal: policy_module.PolicyRefusal) -> HandlerError:
     return HandlerError("POLICY", refusal.message, {"rule": refusal.rule})
 
 
+_SUBTYPES = {"file": "FILE_PATH", "folder": "DIR_PATH", "name": "FILE_NAME"}
+# Checked first: a file name is checked inside ``directory``, and an option relative to the
+# written file (glTF's ``export_texture_dir``) inside ``filepath``'s folder.
+_FIRST = {"directory": 0, "filepath": 1}
+
+
 def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[str, Any]:
-    """Returns the arguments to pass: paths checked (and made absolute), scripts forced off."""
+    """Returns the arguments to pass: every option that names a file or a folder (by subtype,
+    name or description: see ``path_options``) checked, Blender's own path options made
+    absolute, scripts forced off."""
     out = dict(args)
     props = rna.properties
     for name, value in args.items():
@@ -70,33 +79,40 @@ def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[st
         if problem is not None:
             raise HandlerError(INVALID_ARGS, f"{operator} argument {name} {problem}")
     directory = None
+    file_folder = None
     try:
-        for name in ("directory", "filepath", "filename"):
+        for name in sorted(args, key=lambda key: _FIRST.get(key, 2)):
             prop = props.get(name)
-            if prop is None or name not in out:
-                continue
             value = out[name]
-            if not isinstance(value, str) or value == "":
+            if prop is None:
                 continue
-            kind = policy_module.path_kind(name, prop.subtype)
-            base = directory if kind == "FILE_NAME" else (_blend_dir(policy) if value.startswith("//") else None)
-            out[name] = policy.check_path(f"{operator} argument {name}", value, kind, base)
-            if name == "directory":
-                directory = out[name]
-        for name, value in args.items():
-            prop = props.get(name)
-            if prop is None or name in ("directory", "filepath", "filename"):
-                continue
-            if prop.type == "STRING" and policy_module.is_path_property(name, prop.subtype):
-                if isinstance(value, str) and value:
-                    kind = policy_module.path_kind(name, prop.subtype)
-                    base = _blend_dir(policy) if value.startswith("//") else None
-                    out[name] = policy.check_path(f"{operator} argument {name}", value, kind, base)
-            elif prop.type == "COLLECTION" and name == "files" and isinstance(value, list):
+            if prop.type == "COLLECTION" and name == "files" and isinstance(value, list):
                 for index, item in enumerate(value):
                     file_name = item.get("name") if isinstance(item, dict) else None
                     if isinstance(file_name, str) and file_name:
                         policy.check_path(f"{operator} argument files[{index}].name", file_name, "FILE_NAME", directory)
+                continue
+            kind = path_options.operator_option_kind(operator, prop)
+            if kind is None or not isinstance(value, str) or value == "":
+                continue
+            label = f"{operator} argument {name}"
+            if kind == "name":
+                policy.check_path(label, value, "FILE_NAME", directory)
+                continue
+            subtype = _SUBTYPES[kind]
+            base = _blend_dir(policy) if value.startswith("//") else None
+            checked = policy.check_path(label, value, subtype, base)
+            if prop.subtype in path_options.SUBTYPE_KINDS:
+                out[name] = checked
+            elif file_folder is not None and not value.startswith("//") and not os.path.isabs(value):
+                # Found by its name or description: Blender may take it relative to the written
+                # file rather than the data folder, so it must lie inside from both; it is passed
+                # on as given.
+                policy.check_path(label, value, subtype, file_folder)
+            if name == "directory":
+                directory = checked
+            elif name == "filepath":
+                file_folder = os.path.dirname(checked)
         if operator.startswith("file.unpack_"):
             policy.check_unpack(operator, out.get("method", "USE_LOCAL"))
         if operator in _CURRENT_FILE_SAVES and not out.get("filepath") and bpy.data.filepath:
@@ -401,11 +417,16 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     if operator == "render.render":
         from .render import render_operator
 
-        return render_operator(function, args, call, policy)
+        tree_before = _tree_states(policy.data_dir)
+        out = render_operator(function, args, call, policy)
+        found = [policy.relative(path) for path in _changed(tree_before, _tree_states(policy.data_dir))]
+        out["files"] = sorted(set(out.get("files", [])) | set(found))
+        return out
     before = snapshot()
     parts = _object_parts()
     output = _output_path(operator, args)
     files_before = _file_states(output)
+    tree_before = _tree_states(policy.data_dir) if _may_write(operator, args, given) else None
     reports: List[str] = []
     result = run_operator(function, operator, args, reports)
     if "CANCELLED" in result:
@@ -419,9 +440,54 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     out["removed"].extend(parts_removed)
     bound_lists(out)
     written = _written_files(output, files_before)
+    if tree_before is not None:
+        written = sorted(set(written or []) | set(_changed(tree_before, _tree_states(policy.data_dir))))
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]
     return out
+
+
+# Operators that write files other than their ``filepath`` (textures beside an export, images
+# at their stored paths, bakes, caches), by id.
+_WRITES = re.compile(r"save|export|render|bake|write|cache|mixdown|proxy|denoise|merge|pack|output|flipbook")
+# A data folder larger than this is not scanned whole: the report then lists the files beside
+# the written one only.
+MAX_SCANNED = 20000
+
+
+def _may_write(operator: str, args: Dict[str, Any], given: Dict[str, Any]) -> bool:
+    return bool(_WRITES.search(operator))
+
+
+def _tree_states(root: str) -> Optional[Dict[str, tuple]]:
+    """Every file under ``root`` with its inode, size and modification time, or None past
+    :data:`MAX_SCANNED` files."""
+    states: Dict[str, tuple] = {}
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    stat = entry.stat(follow_symlinks=False)
+                    states[entry.path] = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+            except OSError:
+                continue
+        if len(states) > MAX_SCANNED:
+            return None
+    return states
+
+
+def _changed(before: Optional[Dict[str, tuple]], after: Optional[Dict[str, tuple]]) -> List[str]:
+    if before is None or after is None:
+        return []
+    return [path for path, state in after.items() if before.get(path) != state]
 
 
 def _output_path(operator: str, args: Dict[str, Any]) -> Optional[str]:

@@ -59,6 +59,7 @@ OPERATOR_RULES: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
             "ui.editsource",
             "ui.edittranslation_init",
             "wm.previews_batch_*",
+            "render.play_rendered_anim",
         ),
         "it starts another program or opens a web page",
     ),

@@ -420,6 +420,69 @@ def _():
     assert error["data"] == {"frames": [1, 2], "files": ["renders/frame_0001.png", "renders/frame_0002.png"]}, reply
 
 
+@check("the generated path options are this Blender's, and every one is checked")
+def _():
+    from _bpy import ops as _ops
+
+    from dcc_blender import path_options
+    from dcc_blender.operators import resolve_operator
+
+    table = path_options.table()
+    live = {}
+    for idname in _ops.dir():
+        module, _, name = idname.partition("_OT_")
+        operator = f"{module.lower()}.{name}"
+        rna = getattr(getattr(bpy.ops, module.lower()), name).get_rna_type()
+        found = {p.identifier: path_options.operator_option_kind(operator, p) for p in rna.properties}
+        found = {k: v for k, v in found.items() if v}
+        if found:
+            live[operator] = found
+    assert live == table["operators"], sorted(set(live) ^ set(table["operators"]))
+    assert table["operators"]["export_scene.gltf"]["export_texture_dir"] == "folder"
+    assert table["types"]["NodeOutputFileSlotFile"]["path"] == "file"
+    assert table["types"]["CompositorNodeOutputFile"]["base_path"] == "file"
+    node_tree = bpy.data.node_groups.new("Paths", "CompositorNodeTree")
+    node = node_tree.nodes.new("CompositorNodeOutputFile")
+    slot = node.file_slots[0]
+    assert path_options.property_kind(slot.bl_rna, slot.bl_rna.properties["path"]) == "file"
+    bpy.data.node_groups.remove(node_tree)
+    # Every option that names a path, whatever its name, is refused outside the data folder.
+    for operator, options in sorted(table["operators"].items()):
+        if policy.operator_rule(operator) is not None:
+            continue
+        _, rna = resolve_operator(operator)
+        for option, kind in options.items():
+            from dcc_blender.operators import check_arguments
+
+            value = "x/../../../outside" if kind != "name" else "../outside"
+            try:
+                check_arguments(policy, operator, rna, {option: value})
+            except HandlerError as error:
+                assert error.code == "POLICY", (operator, option, error.message)
+            else:
+                raise AssertionError(f"{operator} {option}={value!r} was not refused")
+
+
+@check("glTF texture folder: refused outside, listed inside")
+def _():
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    image = bpy.data.images.new("leak", 4, 4)
+    material = bpy.data.objects["Cube"].active_material
+    texture = material.node_tree.nodes.new("ShaderNodeTexImage")
+    texture.image = image
+    material.node_tree.links.new(texture.outputs["Color"], material.node_tree.nodes["Principled BSDF"].inputs["Base Color"])
+    outside = tempfile.mkdtemp(prefix="dcc-blender-outside-")
+    try:
+        for value in (os.path.join(outside, "tex"), "../../tex"):
+            error = fails("POLICY", "blender.op", {"operator": "export_scene.gltf", "args": {"filepath": "out/x.gltf", "export_format": "GLTF_SEPARATE", "export_texture_dir": value}})
+            assert "export_texture_dir" in error.message, error.message
+        assert os.listdir(outside) == [], os.listdir(outside)
+        result = call("blender.op", {"operator": "export_scene.gltf", "args": {"filepath": "out/x.gltf", "export_format": "GLTF_SEPARATE", "export_texture_dir": "tex"}})
+        assert result["files"] == ["out/tex/leak.png", "out/x.bin", "out/x.gltf"], result
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+
+
 @check("load_post confines outputs")
 def _():
     bpy.context.scene.render.filepath = "/tmp/elsewhere/"

@@ -1,0 +1,98 @@
+// The five ways out of the data folder found in issue 31, tried over MCP against a real Blender:
+// each is refused, nothing appears (or is read) outside the data folder, and the same
+// operations with paths inside it write and read there.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BlenderAdapterOptions, createBlenderAdapter } from "@dcc/blender";
+import type { TestClient } from "@dcc/mcp-test-clients";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
+import { connectHttp, execute } from "./__fixtures__/mcp-helpers.ts";
+
+const installCommand = "apt-get install -y blender python3-numpy xvfb";
+const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
+const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
+const describeWithBlender = hasBlender || requireBlender ? describe : describe.skip;
+const suffix = hasBlender ? "" : ` (no Blender: ${installCommand})`;
+
+/** Every file under `folder`, relative to it, sorted. */
+function filesUnder(folder: string): string[] {
+  return (
+    readdirSync(folder, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[]
+  )
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(folder.length + 1))
+    .sort();
+}
+
+// Runs `body` (a script) with `attempt(f)`, which returns `{ ok }` or `{ code, message }`.
+const prelude = `
+  function attempt(f) { try { return { ok: f() }; } catch (e) { return { code: e.code, message: e.message }; } }
+`;
+
+// The policy alone must hold: each configuration launches its own Blender. Once the adapter's
+// `sandbox` option is on main, add `["sandbox off", { sandbox: "off" }]`.
+const configurations: Array<[string, Partial<BlenderAdapterOptions>]> = [["default", {}]];
+
+for (const [label, adapterOptions] of configurations) {
+  describeWithBlender(`the data folder holds over MCP (${label})${suffix}`, () => {
+    let server: ReferenceServer;
+    let client: TestClient;
+    let root: string;
+    let dataDir: string;
+    let outside: string;
+    const run = async (code: string) => {
+      const outcome = await execute(client, prelude + code, { timeout_secs: 240 });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({ success: true });
+      return outcome.output as Record<string, { ok?: unknown; code?: string; message?: string }>;
+    };
+    const assertOutsideUntouched = () => {
+      expect(filesUnder(outside)).toEqual(["secret.txt"]);
+      expect(readdirSync(root).sort()).toEqual(["data", "outside"]);
+    };
+
+    beforeAll(async () => {
+      if (!hasBlender)
+        throw new Error(`DCC_REQUIRE_BLENDER=1 but Blender cannot run: ${installCommand}`);
+      root = mkdtempSync(join(tmpdir(), "dcc-data-folder-"));
+      dataDir = join(root, "data");
+      outside = join(root, "outside");
+      mkdirSync(dataDir);
+      mkdirSync(outside);
+      spawnSync("sh", ["-c", `printf 'not for Blender' > '${join(outside, "secret.txt")}'`]);
+      const adapter = createBlenderAdapter({ ...adapterOptions, dataDir });
+      server = await createReferenceServer({ port: 0, adapters: [adapter] });
+      client = await connectHttp(server.url as string);
+    });
+    afterAll(async () => {
+      await client?.close();
+      await server?.close();
+      if (root !== undefined) rmSync(root, { recursive: true, force: true });
+    });
+
+    it("route 1: glTF's export_texture_dir is checked like filepath, and the textures are listed", async () => {
+      const output = await run(`
+        dispatch("data.call", { path: "images.new", args: ["leak", 4, 4] });
+        const tree = 'materials["Material"].node_tree';
+        const node = dispatch("data.call", { path: tree + ".nodes.new", args: ["ShaderNodeTexImage"] });
+        dispatch("data.set", { path: tree + '.nodes["' + node.name + '"].image', value: { $path: 'images["leak"]' } });
+        dispatch("data.call", { path: tree + ".links.new", args: [{ $path: tree + '.nodes["' + node.name + '"].outputs["Color"]' }, { $path: tree + '.nodes["Principled BSDF"].inputs["Base Color"]' }] });
+        const gltf = (dir) => attempt(() => dispatch("export_scene.gltf", { filepath: "out/x.gltf", export_format: "GLTF_SEPARATE", export_texture_dir: dir }));
+        return { absolute: gltf(${JSON.stringify(join(outside, "tex"))}), dotdot: gltf("../../outside/tex"), inside: gltf("tex") };
+      `);
+      for (const refused of [output["absolute"], output["dotdot"]]) {
+        expect(refused).toMatchObject({ code: "POLICY" });
+        expect(refused?.message).toMatch(/export_texture_dir/);
+      }
+      expect(output["inside"]?.ok).toMatchObject({
+        files: ["out/tex/leak.png", "out/x.bin", "out/x.gltf"],
+      });
+      expect(filesUnder(dataDir)).toEqual(
+        expect.arrayContaining(["out/tex/leak.png", "out/x.bin", "out/x.gltf"]),
+      );
+      assertOutsideUntouched();
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, expect, it } from "vitest";
+import { PATH_OPTIONS_OUTPUT_PATH, pathOptionsText } from "../scripts/generate-path-options.mjs";
+import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
+
+describeWithBlender("the generated path options", () => {
+  beforeAll(() => {
+    assertBlender();
+  });
+
+  it("are what the installed Blender's RNA says today", () => {
+    const committed = readFileSync(PATH_OPTIONS_OUTPUT_PATH, "utf8");
+    expect(pathOptionsText()).toBe(committed);
+  });
+
+  it("hold the options no subtype marks as paths", () => {
+    const table = JSON.parse(readFileSync(PATH_OPTIONS_OUTPUT_PATH, "utf8")) as {
+      operators: Record<string, Record<string, string>>;
+      types: Record<string, Record<string, string>>;
+    };
+    expect(table.operators["export_scene.gltf"]).toMatchObject({
+      export_texture_dir: "folder",
+      filepath: "file",
+    });
+    expect(table.types["NodeOutputFileSlotFile"]).toEqual({ path: "file" });
+    expect(table.types["SceneRenderView"]).toEqual({ file_suffix: "name" });
+    expect(table.types["FCurve"]).toBeUndefined();
+  });
+});
