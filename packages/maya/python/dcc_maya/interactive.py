@@ -1,0 +1,130 @@
+"""Serves ``@dcc/link`` from an interactive Maya (the plug-in and the ``userSetup.py`` snippet
+use it). A ``PumpServer`` socket thread reads, queues and writes; a driver thread hands
+``pump()`` to Maya's main thread through ``maya.utils.executeInMainThreadWithResult``, so every
+``maya.cmds`` call runs there. It pumps at least every ``IDLE_PUMP`` seconds even when idle, so
+the link's heartbeat sees a main thread that stopped (a modal dialog, a long script).
+
+Launched by the Node side (``DCC_LINK_*`` set) it uses ``LinkConfig.from_env()``. Otherwise it
+makes a private 0700 folder (``DCC_MAYA_LINK_DIR`` when set; else a new one under
+``XDG_RUNTIME_DIR`` or the temp folder) with a Unix socket and a random token, and writes
+``connection.json`` (``{"socket", "token", "pid"}``, 0600) there for ``--maya-attach``. The
+data folder is ``DCC_MAYA_DATA_DIR``, else ``~/dcc-data``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import stat
+import sys
+import tempfile
+import threading
+import traceback
+from typing import Optional
+
+PUMP_BUDGET = 0.02
+IDLE_PUMP = 0.25
+_FILES = ("connection.json", "link.sock")
+
+
+class InteractiveLink:
+    """The link served from an interactive Maya: ``start()`` on the main thread, ``stop()``."""
+
+    def __init__(self) -> None:
+        self.server = None
+        self.folder: Optional[str] = None
+        self.connection_file: Optional[str] = None
+        self._stopped = threading.Event()
+        self._driver: Optional[threading.Thread] = None
+
+    def start(self) -> "InteractiveLink":
+        import maya.cmds as cmds
+        from dcc_link import LinkConfig, PumpServer
+
+        from .handlers import build_dispatcher
+        from .policy import Policy
+
+        launched = bool(os.environ.get("DCC_LINK_SOCKET") or os.environ.get("DCC_LINK_TCP_PORT"))
+        config = LinkConfig.from_env() if launched else self._private_config(LinkConfig)
+        data_dir = os.path.abspath(os.path.expanduser(os.environ.get("DCC_MAYA_DATA_DIR") or "~/dcc-data"))
+        os.makedirs(data_dir, mode=0o700, exist_ok=True)
+        policy = Policy(data_dir, Policy.from_env({**os.environ, "DCC_MAYA_DATA_DIR": data_dir}).allow)
+        self.server = PumpServer(build_dispatcher(cmds, policy, loop="pump"), config).start(announce=launched)
+        self._driver = threading.Thread(target=self._drive, name="dcc-maya-pump", daemon=True)
+        self._driver.start()
+        return self
+
+    def stop(self) -> None:
+        """Stops serving and removes the connection file. Called on the main thread: it does
+        not wait for the driver, whose last hand-over runs once the main thread is idle again."""
+        self._stopped.set()
+        if self.server is not None:
+            self.server.stop()
+        for name in _FILES:
+            if self.folder:
+                try:
+                    os.unlink(os.path.join(self.folder, name))
+                except OSError:
+                    pass
+        if self.folder:
+            try:
+                os.rmdir(self.folder)
+            except OSError:
+                pass
+
+    def _pump(self) -> int:
+        if self._stopped.is_set() or self.server is None:
+            return 0
+        return self.server.pump(PUMP_BUDGET)
+
+    def _drive(self) -> None:
+        import maya.utils
+
+        server = self.server
+        while not self._stopped.is_set() and not server.stopping:
+            server.wait(IDLE_PUMP)
+            if self._stopped.is_set():
+                break
+            try:
+                maya.utils.executeInMainThreadWithResult(self._pump)
+            except Exception:  # noqa: BLE001 - keep serving; the error goes to Maya's output
+                traceback.print_exc(file=sys.stderr)
+
+    def _private_config(self, link_config):
+        chosen = os.environ.get("DCC_MAYA_LINK_DIR")
+        if chosen:
+            folder = _own_private_folder(os.path.abspath(os.path.expanduser(chosen)))
+        else:
+            base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+            folder = tempfile.mkdtemp(prefix="dcc-maya-", dir=base)
+        os.chmod(folder, 0o700)
+        socket_path = os.path.join(folder, "link.sock")
+        token = secrets.token_urlsafe(32)
+        info = os.path.join(folder, "connection.json")
+        descriptor = os.open(info, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump({"socket": socket_path, "token": token, "pid": os.getpid()}, handle)
+        print(f"DCC Link: connection details in {info}", flush=True)
+        self.folder = folder
+        self.connection_file = info
+        return link_config(token=token, socket_path=socket_path)
+
+
+def _own_private_folder(folder: str) -> str:
+    """A fixed link folder: created 0700, or reused only if this user owns it and nobody else
+    can enter it; what a Maya that crashed left there is removed."""
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        info = os.lstat(folder)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            raise RuntimeError(
+                f"DCC_MAYA_LINK_DIR {folder} must be a folder of this user that only it can open (0700)"
+            ) from None
+        for name in _FILES:
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:
+                pass
+    return folder

@@ -1,0 +1,1 @@
+"""Stand-in for Autodesk Maya's ``maya`` package (tests only)."""
