@@ -94,5 +94,68 @@ for (const [label, adapterOptions] of configurations) {
       );
       assertOutsideUntouched();
     });
+
+    it("route 2: a File Output slot's path is checked when set, and every output when rendering", async () => {
+      const output = await run(`
+        const scene = 'scenes["Scene"]';
+        for (const [path, value] of [["render.engine", "CYCLES"], ["cycles.samples", 1], ["cycles.use_denoising", false],
+            ["render.resolution_x", 8], ["render.resolution_y", 8], ["render.resolution_percentage", 100], ["use_nodes", true]])
+          dispatch("data.set", { path: scene + "." + path, value });
+        const tree = scene + ".node_tree";
+        const node = tree + '.nodes["' + dispatch("data.call", { path: tree + ".nodes.new", args: ["CompositorNodeOutputFile"] }).name + '"]';
+        dispatch("data.set", { path: node + ".base_path", value: "comp/" });
+        const slot = attempt(() => dispatch("data.set", { path: node + ".file_slots[0].path", value: "../../outside/escaped_" }));
+        // A slot made with file_slots.new takes its path from the name: only the render sees it.
+        dispatch("data.call", { path: node + ".file_slots.new", args: ["../../outside/escaped_"] });
+        for (const index of [0, 1])
+          dispatch("data.call", { path: tree + ".links.new", args: [{ $path: tree + '.nodes["Render Layers"].outputs["Image"]' }, { $path: node + ".inputs[" + index + "]" }] });
+        const refused = attempt(() => dispatch("render.render", {}));
+        dispatch("data.call", { path: node + ".file_slots.remove", args: [{ $path: node + ".inputs[1]" }] });
+        const rendered = attempt(() => dispatch("render.render", {}));
+        return { slot, refused, rendered };
+      `);
+      expect(output["slot"]).toMatchObject({ code: "POLICY" });
+      expect(output["slot"]?.message).toMatch(/file_slots\[0\]\.path/);
+      expect(output["refused"]).toMatchObject({ code: "POLICY" });
+      expect(output["refused"]?.message).toMatch(/file_slots\[1\]\.path writes/);
+      expect(output["rendered"]?.ok).toMatchObject({ files: ["comp/Image0001.png"] });
+      expect(filesUnder(dataDir)).toContain("comp/Image0001.png");
+      assertOutsideUntouched();
+    });
+
+    it("route 3: a save that would re-base a stored relative path out of the folder is refused", async () => {
+      const output = await run(`
+        dispatch("wm.save_as_mainfile", { filepath: "sub/s.blend" });
+        dispatch("data.call", { path: "images.new", args: ["src", 4, 4] });
+        const image = 'images["src"]';
+        dispatch("data.set", { path: image + ".filepath_raw", value: "//in.png" });
+        dispatch("data.set", { path: image + ".file_format", value: "PNG" });
+        dispatch("data.call", { path: image + ".save" });
+        dispatch("data.set", { path: image + ".pixels", value: new Array(64).fill(0.5) });
+        dispatch("data.set", { path: image + ".filepath_raw", value: "//../rr.png" });
+        const image_save = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend", relative_remap: false }));
+        dispatch("data.set", { path: image + ".filepath_raw", value: "//in.png" });
+        dispatch("data.set", { path: 'scenes["Scene"].render.filepath', value: "//../rout/" });
+        const render_save = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend", relative_remap: false }));
+        dispatch("data.set", { path: 'scenes["Scene"].render.filepath', value: "//renders/" });
+        dispatch("data.set", { path: image + ".filepath_raw", value: "//../rr.png" });
+        // Saved with its paths remapped, the file's stored paths keep meaning what they meant.
+        const remapped = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend" }));
+        const written = attempt(() => dispatch("image.save_all_modified", {}));
+        return { image_save, render_save, remapped, written,
+                 stored: dispatch("data.get", { path: image + ".filepath_raw" }) };
+      `);
+      expect(output["image_save"]).toMatchObject({ code: "POLICY" });
+      expect(output["image_save"]?.message).toMatch(/images\["src"\]\.filepath/);
+      expect(output["render_save"]).toMatchObject({ code: "POLICY" });
+      expect(output["render_save"]?.message).toMatch(/render\.filepath/);
+      expect(output["remapped"]?.ok).toMatchObject({ result: ["FINISHED"] });
+      expect(output["stored"]).toBe("//rr.png");
+      expect(output["written"]?.ok).toMatchObject({ files: ["rr.png"] });
+      expect(filesUnder(dataDir)).toEqual(
+        expect.arrayContaining(["rr.png", "sub/in.png", "top.blend"]),
+      );
+      assertOutsideUntouched();
+    });
   });
 }

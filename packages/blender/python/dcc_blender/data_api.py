@@ -396,7 +396,17 @@ def _call_struct_method(owner, name: str, args, kwargs, label: str, policy) -> A
     return to_json(result, 1)
 
 
+# Functions that write or read a data-block's file at its stored path.
+_STORED_PATH_FUNCTIONS = frozenset({"save", "save_render", "reload", "pack", "unpack", "update"})
+
+
 def _call_rules(policy, owner, rna, name: str, given: dict, label: str) -> None:
+    if name in _STORED_PATH_FUNCTIONS and isinstance(owner, bpy.types.ID):
+        from . import stored_paths
+
+        refused = stored_paths.refusal(policy, label, stored_paths.blend_dir())
+        if refused is not None:
+            _refuse(refused.rule, refused.message)
     if name == "unpack":
         try:
             policy.check_unpack(label, given.get("method", "USE_LOCAL"))

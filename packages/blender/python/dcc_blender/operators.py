@@ -12,7 +12,7 @@ import bpy
 from _bpy import ops as _ops
 from dcc_link import HandlerError
 
-from . import path_options
+from . import path_options, stored_paths
 from . import policy as policy_module
 from .data_api import _blend_dir
 from .paths import Step, format_path
@@ -414,6 +414,7 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     given = args
     args = check_arguments(policy, operator, rna, args)
     _prepare_output(operator, args, given)
+    _check_stored(policy, operator, args)
     if operator == "render.render":
         from .render import render_operator
 
@@ -445,6 +446,26 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]
     return out
+
+
+# Operators that write or read files at paths stored in the .blend, by id.
+_USES_STORED = re.compile(r"save|export|render|bake|reload|pack|mixdown|proxy|denoise|merge|flipbook|write|cache")
+
+
+def _check_stored(policy, operator: str, args: Dict[str, Any]) -> None:
+    """Before an operator that uses stored paths, and before a save (which re-bases ``//`` paths
+    when it moves the file without remapping them): every stored path must resolve inside."""
+    if not _USES_STORED.search(operator):
+        return
+    base = stored_paths.blend_dir()
+    if operator in _CURRENT_FILE_SAVES:
+        target = args.get("filepath") or bpy.data.filepath
+        remapped = operator == "wm.save_mainfile" or args.get("relative_remap", True)
+        if target and not (remapped and bpy.data.filepath):
+            base = os.path.dirname(target)
+    refused = stored_paths.refusal(policy, operator, base)
+    if refused is not None:
+        raise _refusal(refused)
 
 
 # Operators that write files other than their ``filepath`` (textures beside an export, images

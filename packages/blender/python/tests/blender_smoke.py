@@ -483,6 +483,32 @@ def _():
         shutil.rmtree(outside, ignore_errors=True)
 
 
+@check("stored paths are re-checked when a file operation uses them")
+def _():
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    outside = tempfile.mkdtemp(prefix="dcc-blender-outside-")
+    try:
+        # As a .blend made elsewhere would hold it: set without the policy.
+        image = bpy.data.images.new("dirty", 4, 4)
+        image.filepath_raw = os.path.join(data_dir, "dirty.png")
+        image.file_format = "PNG"
+        image.save()
+        image.pixels = [0.5] * 64
+        image.filepath_raw = os.path.join(outside, "dirty.png")
+        error = fails("POLICY", "blender.op", {"operator": "image.save_all_modified", "args": {}})
+        assert 'images["dirty"].filepath' in error.message, error.message
+        error = fails("POLICY", "data.call", {"path": 'images["dirty"].save'})
+        assert "dirty.png" in error.message, error.message
+        fails("POLICY", "blender.op", {"operator": "render.render", "args": {"write_still": True}})
+        assert os.listdir(outside) == [], os.listdir(outside)
+        image.filepath_raw = os.path.join(data_dir, "dirty.png")
+        result = call("blender.op", {"operator": "image.save_all_modified", "args": {}})
+        assert result["files"] == ["dirty.png"], result
+    finally:
+        bpy.ops.wm.read_factory_settings(use_empty=False)
+        shutil.rmtree(outside, ignore_errors=True)
+
+
 @check("load_post confines outputs")
 def _():
     bpy.context.scene.render.filepath = "/tmp/elsewhere/"
