@@ -220,6 +220,9 @@ export function policyText() {
       for (const param of command.params) {
         if (!param.variadic && !/^arg\d+$/.test(param.name)) accepted[param.name] = param.name;
       }
+      // Every command with query or edit mode takes Maya's q and e.
+      if (accepted.query) accepted.q = "query";
+      if (accepted.edit) accepted.e = "edit";
       for (const [short, long] of Object.entries(sceneSpec?.names ?? {})) {
         if (accepted[long]) accepted[short] = long;
       }
