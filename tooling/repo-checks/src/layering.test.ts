@@ -37,6 +37,7 @@ describe("layering", () => {
       "@dcc/executor",
       "@dcc/farm",
       "@dcc/link",
+      "@dcc/linked-adapter",
       "@dcc/maya",
       "@dcc/mcp-bridge",
       "@dcc/reference-server",

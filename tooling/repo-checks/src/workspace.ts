@@ -3,8 +3,8 @@ import { join, relative } from "node:path";
 
 /**
  * The layer of each `@dcc` package; a package may depend only on strictly lower layers. Adapter
- * packages (`@dcc/maya`, and `@dcc/blender` over `@dcc/link`) sit above the executor and below
- * the MCP bridge, so an adapter never reaches MCP code.
+ * packages (`@dcc/maya`, and `@dcc/blender` over `@dcc/link` and `@dcc/linked-adapter`) sit above
+ * the executor and below the MCP bridge, so an adapter never reaches MCP code.
  */
 export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/cancel": 0,
@@ -12,6 +12,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   // Beside the catalog: it needs only @dcc/cancel. DCC adapters sit above it and the executor.
   "@dcc/link": 1,
   "@dcc/executor": 2,
+  // The kit for adapters over @dcc/link: above the executor and the link, below the adapters.
+  "@dcc/linked-adapter": 3,
   "@dcc/maya": 4,
   "@dcc/blender": 4,
   "@dcc/mcp-bridge": 5,

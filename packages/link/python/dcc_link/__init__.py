@@ -2,23 +2,39 @@
 
 Register handlers on a ``Dispatcher``, then serve them with one of two loop styles:
 ``serve_blocking`` (the start-up script is the loop, e.g. ``blender -b``) or ``PumpServer``
-(a socket thread, and ``pump()`` called from the host's main-thread timer).
+(a socket thread, and ``pump()`` called from the host's main-thread timer). A handler checks
+for a cancel with ``checkpoint()`` (importable from here). ``register_commands`` binds the
+commands of a JSON spec file (shared with ``@dcc/linked-adapter``) to handlers, checking each
+call's arguments; ``DataFolder`` confines file paths to the data folder.
 """
 
 from .blocking import current_server, serve_blocking
 from .call import Call, checkpoint, current_call
+from .commands import (
+    CommandSpecError,
+    check_args,
+    check_command_specs,
+    load_command_specs,
+    register_commands,
+)
 from .codec import DEFAULT_MAX_FRAME_BYTES, FrameDecoder, FrameError, encode_frame
 from .config import LinkConfig
+from .connection_file import write_connection_file
+from .data_folder import DATA_FOLDER_RULE, DataFolder, DataFolderRefusal
 from .dispatch import Dispatcher
 from .errors import CallCancelled, HandlerError, LinkConfigError
 from .pump import PumpServer
 from .ready import READY_PREFIX
 
 __all__ = [
+    "DATA_FOLDER_RULE",
     "DEFAULT_MAX_FRAME_BYTES",
     "READY_PREFIX",
     "Call",
     "CallCancelled",
+    "CommandSpecError",
+    "DataFolder",
+    "DataFolderRefusal",
     "Dispatcher",
     "FrameDecoder",
     "FrameError",
@@ -26,9 +42,14 @@ __all__ = [
     "LinkConfig",
     "LinkConfigError",
     "PumpServer",
+    "check_args",
+    "check_command_specs",
     "checkpoint",
     "current_call",
     "current_server",
     "encode_frame",
+    "load_command_specs",
+    "register_commands",
     "serve_blocking",
+    "write_connection_file",
 ]

@@ -1,0 +1,67 @@
+"""A host for the kit's tests: plain Python, its commands from ``kit-commands.json``.
+
+``kit_host.py`` serves the link as a launched host (``serve_blocking``); ``kit_host.py attach
+FOLDER`` serves it as a DCC the user runs, writing ``connection.json`` in FOLDER.
+"""
+
+import os
+import secrets
+import sys
+import time
+
+from dcc_link import (
+    Dispatcher,
+    HandlerError,
+    LinkConfig,
+    checkpoint,
+    load_command_specs,
+    register_commands,
+    serve_blocking,
+    write_connection_file,
+)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def refuse(params, call):
+    raise HandlerError("REFUSED", "kit.refuse always refuses", {"rule": "test"})
+
+
+def wait(params, call):
+    while True:
+        checkpoint()
+        time.sleep(0.01)
+
+
+def hang(params, call):
+    print("HANGING", flush=True)
+    while True:
+        time.sleep(1)
+
+
+HANDLERS = {
+    "kit.echo": lambda params, call: {"params": params},
+    "kit.refuse": refuse,
+    "kit.wait": wait,
+    "kit.hang": hang,
+    "kit.pid": lambda params, call: os.getpid(),
+}
+
+
+def main():
+    dispatcher = Dispatcher()
+    register_commands(dispatcher, load_command_specs(os.path.join(HERE, "kit-commands.json")), HANDLERS)
+    # A raw method beside the specs: what an adapter's own handlers call.
+    dispatcher.register("raw.params", lambda params, call: {"params": params})
+    if len(sys.argv) > 2 and sys.argv[1] == "attach":
+        folder = sys.argv[2]
+        socket_path = os.path.join(folder, "link.sock")
+        token = secrets.token_urlsafe(32)
+        config = LinkConfig(token=token, socket_path=socket_path)
+        write_connection_file(folder, socket_path, token)
+        serve_blocking(dispatcher, config, announce=False)
+    else:
+        serve_blocking(dispatcher)
+
+
+main()

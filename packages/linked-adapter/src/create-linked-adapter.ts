@@ -1,0 +1,277 @@
+import { DccApiCatalog } from "@dcc/catalog";
+import type {
+  CommandDefinition,
+  DccAdapter,
+  DccAdapterContext,
+  DccToolNames,
+  DispatchLane,
+} from "@dcc/executor";
+import { CommandError } from "@dcc/executor";
+import type { LinkHeartbeatOptions } from "@dcc/link";
+import type { LinkedLaneData } from "./internal/linked-dispatch-lane.ts";
+import { keywordArgs } from "./keyword-args.ts";
+import type { CreateCommandError } from "./link-command-error.ts";
+import { LinkedAttachment } from "./linked-attachment.ts";
+import { commandSpecRecord, type LinkedCommandSpec } from "./linked-command-spec.ts";
+import type { LinkedConnection, LinkedHostEvent } from "./linked-connection.ts";
+import { type LinkedCrashLoop, LinkedHost, type LinkedLaunch } from "./linked-host.ts";
+
+/** Calls a method of the linked DCC for a script command; what command handlers are given. */
+export interface LinkedCaller {
+  /**
+   * Calls `method` with `params` for the script command `command` (the name errors carry).
+   * @throws {CommandError} with the host's code (a Python `HandlerError`'s) or the link's.
+   */
+  call(
+    command: string,
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ): Promise<unknown>;
+}
+
+/** How a linked adapter reaches a DCC the user runs (see {@link LinkedAttachment}). */
+export interface LinkedAttachOptions {
+  /** The connection file the DCC's plug-in wrote. */
+  readonly connectionFile: string;
+  /** How often to look for the DCC again once it has gone. Default 2000 ms. */
+  readonly retryMs?: number | undefined;
+  /** The link's heartbeat; an interactive default (see {@link LinkedAttachmentOptions}). */
+  readonly heartbeat?: LinkHeartbeatOptions | undefined;
+  /** What the user does to reattach, said when the DCC has gone. */
+  readonly reattachHint?: string | undefined;
+}
+
+/** Options for {@link createLinkedAdapter}. */
+export interface LinkedAdapterOptions {
+  /** DCC identifier: the tool prefix when a server hosts several adapters, e.g. `"freecad"`. */
+  dccName: string;
+  /** The DCC's name in messages. Default: `dccName`. */
+  displayName?: string | undefined;
+  /**
+   * Builds the launch on `start` (so a missing executable fails `start` with its own error): the
+   * command, arguments and environment of a process that serves `@dcc/link` (its Python side
+   * calls `serve_blocking` or pumps a `PumpServer`). Required unless `attach` is given.
+   */
+  launch?: (() => LinkedLaunch | Promise<LinkedLaunch>) | undefined;
+  /** Attach to a DCC the user runs instead of launching one; `launch` is then not used. */
+  attach?: LinkedAttachOptions | undefined;
+  /**
+   * Commands served as their spec says: `method` (default the name) called with the keyword
+   * arguments (`{}` when none). Their records make the default catalog.
+   */
+  specs?: readonly LinkedCommandSpec[] | undefined;
+  /** Further commands with handlers of their own, e.g. one per catalog entry of a big API. */
+  commands?: ((caller: LinkedCaller) => readonly CommandDefinition[]) | undefined;
+  /** What search looks in. Default: a catalog of the specs' records ({@link commandSpecRecord}). */
+  catalog?: (() => DccApiCatalog) | undefined;
+  /** Bound on launch-to-ready. Default 60000 ms. */
+  readyTimeoutMs?: number | undefined;
+  /** Deadline of one command, unless the script's own timeout or cancel ends it first. Default 300000 ms. */
+  callTimeoutMs?: number | undefined;
+  /** How long a command may take to stop after a cancel or its deadline before the DCC is ended. Default 2000 ms. */
+  graceMs?: number | undefined;
+  /** How long the DCC may take to exit after SIGTERM before SIGKILL. Default 5000 ms. */
+  terminateGraceMs?: number | undefined;
+  /** A launched DCC's link heartbeat (see `LinkClientOptions.heartbeat`). */
+  heartbeat?: LinkHeartbeatOptions | undefined;
+  /** What a restart leaves, in restart notices (see {@link LinkedHostOptions.restartNote}). */
+  restartNote?: string | undefined;
+  /** The crash-loop back-off. */
+  crashLoop?: LinkedCrashLoop | undefined;
+  /** Further read-only commands the dispatch lane may run, besides specs marked `lane`. */
+  laneCommands?: readonly string[] | undefined;
+  /** See {@link DccAdapter.scriptsAtOnce}. Default 1: one scene every script shares. */
+  scriptsAtOnce?: number | undefined;
+  /** See {@link DccAdapter.instructions}. */
+  instructions?: ((tools: DccToolNames) => string) | undefined;
+  /** See {@link DccAdapter.executeDescription}. */
+  executeDescription?: ((tools: DccToolNames) => string) | undefined;
+  /** Runs once the DCC is up, before `start` resolves (e.g. to ask it for its data folder). */
+  afterStart?: ((caller: LinkedCaller, signal: AbortSignal) => Promise<void>) | undefined;
+  /** Sees what a launched DCC writes to stdout and stderr. */
+  onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
+  /** Makes the errors commands throw; `CommandError` by default. */
+  createError?: CreateCommandError | undefined;
+}
+
+/** A linked adapter, with its connection for tests and embedding. */
+export interface LinkedAdapter extends DccAdapter {
+  /** The DCC's process id (from the connection file when attached). */
+  readonly pid: number | undefined;
+  /** How many times the DCC was launched or attached, restarts included. */
+  readonly launches: number;
+  /** The end of what a launched DCC printed, for diagnosis. */
+  readonly output: string;
+  /** A launched DCC's private session folder (its socket and `TMPDIR`). */
+  readonly sessionDir: string | undefined;
+  /** The connection once `start` ran. */
+  readonly connection: LinkedConnection | undefined;
+  /** Calls a link method directly (`ping`, …); `HOST_GONE` before `start`. */
+  call(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
+  /** Launches (or attaches to) the DCC; see {@link DccAdapter.start}. */
+  start(context: DccAdapterContext): Promise<void>;
+  /** Ends a launched DCC (or closes the attached one's link), also during a stuck call. */
+  close(): Promise<void>;
+  /** Listens to exits, restarts and back-offs, across restarts. */
+  onEvent(listener: (event: LinkedHostEvent) => void): () => void;
+}
+
+/**
+ * A `DccAdapter` for a DCC behind `@dcc/link`: launched (and restarted after a crash, with the
+ * restart notice for the next command and a crash-loop back-off reported through `reportHost`)
+ * or attached; each spec a command; link failures and Python `HandlerError`s as `CommandError`s
+ * a script can catch; `close` ends a launched DCC, also during a stuck call.
+ * @throws {TypeError} without `launch` or `attach`.
+ */
+export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapter {
+  if (options.launch === undefined && options.attach === undefined) {
+    throw new TypeError(`createLinkedAdapter (${options.dccName}) needs launch or attach`);
+  }
+  const displayName = options.displayName ?? options.dccName;
+  const create: CreateCommandError = options.createError ?? ((init) => new CommandError(init));
+  const listeners = new Set<(event: LinkedHostEvent) => void>();
+  let connection: LinkedConnection | undefined;
+  let catalog: DccApiCatalog | undefined;
+  const specs = options.specs ?? [];
+
+  const caller: LinkedCaller = {
+    call(command, method, params, signal) {
+      if (connection === undefined) {
+        return Promise.reject(
+          create({
+            command,
+            code: "HOST_GONE",
+            message: `${command} did not run: ${displayName} has not been started`,
+            completion: "not_started",
+          }),
+        );
+      }
+      return connection.call(command, method, params, signal);
+    },
+  };
+  const laneCommands = [
+    ...specs
+      .filter((spec) => spec.lane === true && (spec.method ?? spec.name) === spec.name)
+      .map((spec) => spec.name),
+    ...(options.laneCommands ?? []),
+  ];
+
+  const start = async (context: DccAdapterContext): Promise<void> => {
+    const onStatus = (status: Parameters<DccAdapterContext["reportHost"]>[0]): void =>
+      context.reportHost(status);
+    const attach = options.attach;
+    if (attach !== undefined) {
+      connection = new LinkedAttachment({
+        displayName,
+        connectionFile: attach.connectionFile,
+        callTimeoutMs: options.callTimeoutMs,
+        retryMs: attach.retryMs,
+        heartbeat: attach.heartbeat,
+        reattachHint: attach.reattachHint,
+        onStatus,
+        createError: options.createError,
+      });
+    } else {
+      const launch = await (options.launch as () => LinkedLaunch | Promise<LinkedLaunch>)();
+      connection = new LinkedHost({
+        displayName,
+        launch,
+        readyTimeoutMs: options.readyTimeoutMs,
+        callTimeoutMs: options.callTimeoutMs,
+        graceMs: options.graceMs,
+        terminateGraceMs: options.terminateGraceMs,
+        heartbeat: options.heartbeat,
+        restartNote: options.restartNote,
+        crashLoop: options.crashLoop,
+        onStatus,
+        onOutput: options.onOutput,
+        createError: options.createError,
+      });
+    }
+    connection.onEvent((event) => {
+      for (const listener of listeners) listener(event);
+    });
+    await connection.start(context.signal);
+    await options.afterStart?.(caller, context.signal);
+  };
+
+  const specCommand = (spec: LinkedCommandSpec): CommandDefinition => ({
+    name: spec.name,
+    signature: spec.signature,
+    description: spec.description,
+    handler: (args, context) =>
+      caller.call(
+        spec.name,
+        spec.method ?? spec.name,
+        keywordArgs(spec.name, args, create),
+        context.signal,
+      ),
+  });
+
+  const adapter: LinkedAdapter = {
+    dccName: options.dccName,
+    scriptsAtOnce: options.scriptsAtOnce ?? 1,
+    get pid() {
+      return connection?.pid;
+    },
+    get launches() {
+      return connection?.launches ?? 0;
+    },
+    get output() {
+      return connection?.output ?? "";
+    },
+    get sessionDir() {
+      return connection?.sessionDir;
+    },
+    get connection() {
+      return connection;
+    },
+    start,
+    dispatchLane(): DispatchLane | undefined {
+      if (laneCommands.length === 0) return undefined;
+      const reach = connection?.laneAccess();
+      if (reach === undefined) return undefined;
+      const data: LinkedLaneData = { access: reach.access };
+      return { module: laneModule, data, commands: laneCommands, key: reach.key };
+    },
+    commands: () => [...specs.map(specCommand), ...(options.commands?.(caller) ?? [])],
+    catalog: () => {
+      catalog ??=
+        options.catalog?.() ??
+        new DccApiCatalog(options.dccName, {
+          commands: specs.map((spec) => commandSpecRecord(spec)),
+        });
+      return catalog;
+    },
+    call: (method, params = {}) =>
+      caller.call(method, method, params, new AbortController().signal),
+    onEvent(listener) {
+      const own = (event: LinkedHostEvent): void => {
+        try {
+          listener(event);
+        } catch {
+          // A listener's fault is its own.
+        }
+      };
+      listeners.add(own);
+      return () => {
+        listeners.delete(own);
+      };
+    },
+    async close() {
+      await connection?.close();
+    },
+  };
+  if (options.instructions !== undefined) adapter.instructions = options.instructions;
+  if (options.executeDescription !== undefined) {
+    adapter.executeDescription = options.executeDescription;
+  }
+  return adapter;
+}
+
+// Built code loads the built lane module; tests, which run the sources, load the source one.
+const laneModule = new URL(
+  `./internal/linked-dispatch-lane.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
+  import.meta.url,
+).href;
