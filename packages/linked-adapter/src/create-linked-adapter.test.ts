@@ -128,7 +128,7 @@ describe("createLinkedAdapter over a real Python host", () => {
 
   it("ends a host whose call will not stop: completion unknown, then a new host", async () => {
     const { adapter, run, events } = await start({
-      callTimeoutMs: 300,
+      callTimeoutMs: 5000,
       graceMs: 200,
       terminateGraceMs: 500,
     });
