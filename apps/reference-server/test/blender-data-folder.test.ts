@@ -2,7 +2,7 @@
 // each is refused, nothing appears (or is read) outside the data folder, and the same
 // operations with paths inside it write and read there.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlenderAdapterOptions, createBlenderAdapter } from "@dcc/blender";
@@ -27,6 +27,31 @@ function filesUnder(folder: string): string[] {
     .sort();
 }
 
+const triangle = Buffer.from(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]).buffer);
+
+/** A glTF of three points whose positions are read from the buffer at `uri`. */
+function triangleGltf(uri: string): string {
+  return JSON.stringify({
+    asset: { version: "2.0" },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ mesh: 0, name: "Tri" }],
+    meshes: [{ name: "Tri", primitives: [{ attributes: { POSITION: 0 }, mode: 0 }] }],
+    buffers: [{ uri, byteLength: 36 }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 36 }],
+    accessors: [
+      {
+        bufferView: 0,
+        componentType: 5126,
+        count: 3,
+        type: "VEC3",
+        min: [0, 0, 0],
+        max: [1, 1, 0],
+      },
+    ],
+  });
+}
+
 // Runs `body` (a script) with `attempt(f)`, which returns `{ ok }` or `{ code, message }`.
 const prelude = `
   function attempt(f) { try { return { ok: f() }; } catch (e) { return { code: e.code, message: e.message }; } }
@@ -49,7 +74,7 @@ for (const [label, adapterOptions] of configurations) {
       return outcome.output as Record<string, { ok?: unknown; code?: string; message?: string }>;
     };
     const assertOutsideUntouched = () => {
-      expect(filesUnder(outside)).toEqual(["secret.txt"]);
+      expect(filesUnder(outside)).toEqual(["secret.bin"]);
       expect(readdirSync(root).sort()).toEqual(["data", "outside"]);
     };
 
@@ -61,7 +86,8 @@ for (const [label, adapterOptions] of configurations) {
       outside = join(root, "outside");
       mkdirSync(dataDir);
       mkdirSync(outside);
-      spawnSync("sh", ["-c", `printf 'not for Blender' > '${join(outside, "secret.txt")}'`]);
+      // A "secret" another program keeps outside: three vertices' coordinates, as a glTF buffer.
+      writeFileSync(join(outside, "secret.bin"), triangle);
       const adapter = createBlenderAdapter({ ...adapterOptions, dataDir });
       server = await createReferenceServer({ port: 0, adapters: [adapter] });
       client = await connectHttp(server.url as string);
@@ -155,6 +181,64 @@ for (const [label, adapterOptions] of configurations) {
       expect(filesUnder(dataDir)).toEqual(
         expect.arrayContaining(["rr.png", "sub/in.png", "top.blend"]),
       );
+      assertOutsideUntouched();
+    });
+
+    it("route 4: names with control characters are refused, so no line reaches an exporter's .mtl", async () => {
+      const secret = join(outside, "secret.bin");
+      const output = await run(`
+        const renamed = attempt(() => dispatch("data.set", { path: 'materials["Material"].name', value: "M\\nmap_Kd\\t${secret}" }));
+        const created = attempt(() => dispatch("data.call", { path: "materials.new", args: ["N\\tx"] }));
+        const exported = attempt(() => dispatch("wm.obj_export", { filepath: "o/inj.obj" }));
+        const imported = attempt(() => dispatch("wm.obj_import", { filepath: "o/inj.obj" }));
+        return { renamed, created, exported, imported,
+                 images: dispatch("data.list", { collection: "images", options: { fields: ["filepath"] } }).map((i) => i.filepath) };
+      `);
+      for (const key of ["renamed", "created"]) {
+        expect(output[key]).toMatchObject({ code: "POLICY" });
+        expect(output[key]?.message).toMatch(/control characters/);
+      }
+      expect(output["exported"]?.ok).toMatchObject({ files: ["o/inj.mtl", "o/inj.obj"] });
+      expect(output["imported"]?.ok).toMatchObject({ result: ["FINISHED"] });
+      expect(JSON.stringify(output["images"])).not.toContain("secret");
+      assertOutsideUntouched();
+    });
+
+    it("route 5: an importer's references are checked before it follows them", async () => {
+      const secret = join(outside, "secret.bin");
+      writeFileSync(join(dataDir, "abs.gltf"), triangleGltf(secret));
+      writeFileSync(join(dataDir, "up.gltf"), triangleGltf("../outside/secret.bin"));
+      writeFileSync(join(dataDir, "tri.bin"), triangle);
+      writeFileSync(join(dataDir, "in.gltf"), triangleGltf("tri.bin"));
+      writeFileSync(join(dataDir, "evil.mtl"), `newmtl M\nmap_Kd\t${secret}\n`);
+      writeFileSync(
+        join(dataDir, "evil.obj"),
+        "mtllib evil.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl M\nf 1 2 3\n",
+      );
+      const output = await run(`
+        const before = dispatch("data.list", { collection: "meshes" }).length;
+        // FLAT: Blender 3.4's default shading guess fails with the numpy Debian ships.
+        const gltf = (filepath) => attempt(() => dispatch("import_scene.gltf", { filepath, import_shading: "FLAT" }));
+        const results = { absolute: gltf("abs.gltf"), dotdot: gltf("up.gltf"),
+                          obj: attempt(() => dispatch("wm.obj_import", { filepath: "evil.obj" })) };
+        results.added = dispatch("data.list", { collection: "meshes" }).length - before;
+        results.inside = gltf("in.gltf");
+        results.vertices = dispatch("data.list", { collection: 'meshes["Tri"].vertices', options: { fields: ["co"] } }).map((v) => v.co);
+        return results;
+      `);
+      for (const [key, where] of [
+        ["absolute", "buffers[0].uri"],
+        ["dotdot", "buffers[0].uri"],
+        ["obj", "map_Kd"],
+      ] as const) {
+        expect(output[key], key).toMatchObject({ code: "POLICY" });
+        expect(output[key]?.message).toContain(where);
+      }
+      expect(output["added"]).toBe(0);
+      expect(output["inside"]?.ok, JSON.stringify(output["inside"])).toMatchObject({
+        result: ["FINISHED"],
+      });
+      expect(output["vertices"]).toHaveLength(3);
       assertOutsideUntouched();
     });
   });

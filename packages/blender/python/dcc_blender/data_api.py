@@ -125,6 +125,12 @@ def check_string_path(policy, label: str, prop, value, owner_rna=None):
     return value if base is not None else checked
 
 
+def _is_name(rna, prop) -> bool:
+    """A property that names its struct (``name``, or the type's own name property)."""
+    named = getattr(rna, "name_property", None)
+    return prop.identifier == "name" or prop.identifier.endswith("_name") or (named is not None and named.identifier == prop.identifier)
+
+
 def _refuse(rule: str, message: str):
     raise HandlerError("POLICY", message, {"rule": rule})
 
@@ -177,6 +183,8 @@ def data_set(params: dict, call, policy) -> Any:
             raise HandlerError(INVALID_VALUE, f"{label} {problem}")
         value = from_json(raw, prop, resolve)
         value = check_string_path(policy, label, prop, value, rna)
+        if prop.type == "STRING" and _is_name(rna, prop):
+            policy.check_name(label, value)
         _data_rules(policy, target, prop, value, label)
         _assign(lambda: setattr(target, last.value, value), label)
         stored = getattr(target, last.value)
@@ -375,6 +383,9 @@ def data_call(params: dict, call, policy) -> Any:
         call_kwargs[name] = check_string_path(policy, f"{label} argument {name}", prop, from_json(value, prop, resolve))
     given = {p.identifier: v for p, v in zip(inputs, call_args)}
     given.update(call_kwargs)
+    for name, value in given.items():
+        if name == "name" or name.endswith("_name"):
+            policy.check_name(f"{label} argument {name}", value)
     _call_rules(policy, owner, rna, last.value, given, label)
     try:
         result = getattr(owner, last.value)(*call_args, **call_kwargs)

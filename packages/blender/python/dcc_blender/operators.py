@@ -12,7 +12,7 @@ import bpy
 from _bpy import ops as _ops
 from dcc_link import HandlerError
 
-from . import path_options, stored_paths
+from . import import_references, path_options, stored_paths
 from . import policy as policy_module
 from .data_api import _blend_dir
 from .paths import Step, format_path
@@ -92,6 +92,8 @@ def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[st
                     if isinstance(file_name, str) and file_name:
                         policy.check_path(f"{operator} argument files[{index}].name", file_name, "FILE_NAME", directory)
                 continue
+            if prop.type == "STRING" and (name == "name" or name.endswith("_name")):
+                policy.check_name(f"{operator} argument {name}", value)
             kind = path_options.operator_option_kind(operator, prop)
             if kind is None or not isinstance(value, str) or value == "":
                 continue
@@ -413,8 +415,12 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     function, rna = resolve_operator(operator)
     given = args
     args = check_arguments(policy, operator, rna, args)
-    _prepare_output(operator, args, given)
     _check_stored(policy, operator, args)
+    if "import" in operator:
+        _check_imports(policy, operator, args)
+    if "export" in operator:
+        _check_names(policy, operator)
+    _prepare_output(operator, args, given)
     if operator == "render.render":
         from .render import render_operator
 
@@ -446,6 +452,48 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]
     return out
+
+
+def _check_imports(policy, operator: str, args: Dict[str, Any]) -> None:
+    """Before an importer runs: the files each imported file names inside itself (a glTF's
+    buffers, an OBJ's .mtl and its maps) must lie inside the data folder."""
+    paths = []
+    directory = args.get("directory")
+    files = args.get("files")
+    if isinstance(directory, str) and directory and isinstance(files, list) and files:
+        paths = [os.path.join(directory, item["name"]) for item in files if isinstance(item, dict) and isinstance(item.get("name"), str)]
+    filepath = args.get("filepath")
+    if isinstance(filepath, str) and filepath:
+        paths.append(filepath if os.path.isabs(filepath) else policy.resolve(filepath))
+    try:
+        for path in paths:
+            import_references.check_import(policy, operator, path)
+    except policy_module.PolicyRefusal as refusal:
+        raise _refusal(refusal) from None
+
+
+# Named parts of data-blocks that exporters write out, besides the data-blocks' own names.
+_NAMED_PARTS = ("vertex_groups", "uv_layers", "attributes", "key_blocks", "bones", "modifiers")
+
+
+def _check_names(policy, operator: str) -> None:
+    """Before an export: no data-block, nor any of its named parts, may have a name holding a
+    control character (a file made elsewhere may hold one), which would start a new line or
+    field in what the exporter writes."""
+    try:
+        for collection in bpy.data.bl_rna.properties:
+            if collection.type != "COLLECTION" or collection.identifier in ("window_managers", "screens", "workspaces"):
+                continue
+            for block in getattr(bpy.data, collection.identifier):
+                label = format_path("data", [Step("attr", collection.identifier), Step("key", block.name)])
+                policy.check_name(f"{operator}: the name of {label}", block.name)
+                for part in _NAMED_PARTS:
+                    items = getattr(block, part, None)
+                    if isinstance(items, bpy.types.bpy_prop_collection):
+                        for item in items:
+                            policy.check_name(f"{operator}: the name of {label}.{part}", getattr(item, "name", ""))
+    except policy_module.PolicyRefusal as refusal:
+        raise _refusal(refusal) from None
 
 
 # Operators that write or read files at paths stored in the .blend, by id.

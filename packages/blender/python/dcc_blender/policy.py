@@ -83,10 +83,15 @@ DATA_FOLDER_RULE = "data-folder"
 UNPACK_RULE = "unpack-external"
 DRIVER_RULE = "driver-expression"
 WINDOW_MANAGER_RULE = "window-manager"
+NAME_RULE = "name-characters"
+IMPORT_RULE = "import-references"
 RULE_NAMES = frozenset(
     [name for name, _, _ in OPERATOR_RULES]
-    + [DATA_FOLDER_RULE, UNPACK_RULE, DRIVER_RULE, WINDOW_MANAGER_RULE]
+    + [DATA_FOLDER_RULE, UNPACK_RULE, DRIVER_RULE, WINDOW_MANAGER_RULE, NAME_RULE, IMPORT_RULE]
 )
+# Control characters (C0 and DEL): a name holding one can start a new line or field in the text
+# files exporters write (an .mtl's "map_Kd" line), which other programs then parse.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 # RNA string subtypes that name files, and argument names treated as paths whatever their subtype.
 PATH_SUBTYPES = frozenset({"FILE_PATH", "DIR_PATH", "FILE_NAME"})
@@ -221,6 +226,19 @@ class Policy:
                     f"is neither a variable of the driver nor a simple math function",
                 )
             pos = match.end()
+
+    def check_name(self, label: str, value: object) -> None:
+        """Refuses a name holding a control character (newline, tab, CR, other C0, DEL)."""
+        if not isinstance(value, str) or self.lifted(NAME_RULE):
+            return
+        found = _CONTROL.search(value)
+        if found is not None:
+            raise PolicyRefusal(
+                NAME_RULE,
+                f"{label} {value!r} is refused (rule {NAME_RULE!r}): names must not hold control "
+                f"characters ({found.group()!r} at position {found.start()}); exporters write names "
+                "into text files other programs parse",
+            )
 
     # ---- paths ------------------------------------------------------------------------------
 

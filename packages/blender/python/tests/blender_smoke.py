@@ -509,6 +509,22 @@ def _():
         shutil.rmtree(outside, ignore_errors=True)
 
 
+@check("an export refuses names with control characters a file brought in")
+def _():
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    try:
+        bpy.data.materials["Material"].name = "M\nmap_Kd\t/etc/hostname"
+        error = fails("POLICY", "blender.op", {"operator": "wm.obj_export", "args": {"filepath": "names/x.obj"}})
+        assert "control characters" in error.message and 'materials["M\\nmap_Kd' in error.message, error.message
+        assert not os.path.exists(os.path.join(data_dir, "names")), os.listdir(data_dir)
+        bpy.data.materials[0].name = "Material"
+        bpy.data.objects["Cube"].vertex_groups.new(name="g\tx")
+        error = fails("POLICY", "blender.op", {"operator": "export_scene.fbx", "args": {"filepath": "names/x.fbx"}})
+        assert "vertex_groups" in error.message, error.message
+    finally:
+        bpy.ops.wm.read_factory_settings(use_empty=False)
+
+
 @check("load_post confines outputs")
 def _():
     bpy.context.scene.render.filepath = "/tmp/elsewhere/"

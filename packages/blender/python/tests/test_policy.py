@@ -27,6 +27,15 @@ class PolicyTestCase(unittest.TestCase):
         return caught.exception
 
 
+
+class Names(PolicyTestCase):
+    def test_control_characters_refused(self):
+        for name in ("M\nmap_Kd\t/x.png", "a\tb", "a\rb", "a\x00b", "a\x1bb", "a\x7fb"):
+            error = self.refused("name-characters", self.policy.check_name, "materials['M'].name", name)
+            self.assertIn("control characters", error.message)
+        self.policy.check_name("x", "Material.001 – ünïcode ok")
+        Policy(self.data, ["name-characters"]).check_name("x", "a\nb")
+
 class Operators(PolicyTestCase):
     def test_refused_by_name(self):
         cases = {
