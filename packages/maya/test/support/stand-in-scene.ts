@@ -12,6 +12,7 @@ import { SceneError } from "../../src/scene/scene-error.ts";
 export interface StandInScene {
   /** `http://127.0.0.1:PORT`, for `DCC_MAYA_STAND_IN_SCENE`. */
   readonly url: string;
+  /** The current scene (a new one after each reset). */
   readonly scene: MayaScene;
   /** Every command forwarded, in order. */
   readonly calls: string[];
@@ -34,9 +35,12 @@ function shortNames(scene: MayaScene): Record<string, Record<string, string>> {
   return out;
 }
 
-/** Starts a scene server on 127.0.0.1 with scene files in `dataDir`. */
+/**
+ * Starts a scene server on 127.0.0.1 with scene files in `dataDir`; `POST /reset` (a new
+ * `mayapy` initializing) starts a new scene.
+ */
 export async function startStandInScene(options: { dataDir: string }): Promise<StandInScene> {
-  const scene = new MayaScene({ dataDir: options.dataDir });
+  let scene = new MayaScene({ dataDir: options.dataDir });
   const specs = JSON.stringify(shortNames(scene));
   const calls: string[] = [];
   const server: Server = createServer((request, response) => {
@@ -46,6 +50,11 @@ export async function startStandInScene(options: { dataDir: string }): Promise<S
       response.setHeader("content-type", "application/json");
       if (request.method === "GET" && request.url === "/specs") {
         response.end(specs);
+        return;
+      }
+      if (request.method === "POST" && request.url === "/reset") {
+        scene = new MayaScene({ dataDir: options.dataDir });
+        response.end("{}");
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
@@ -68,7 +77,9 @@ export async function startStandInScene(options: { dataDir: string }): Promise<S
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    scene,
+    get scene() {
+      return scene;
+    },
     calls,
     close: () =>
       new Promise<void>((resolve) => {

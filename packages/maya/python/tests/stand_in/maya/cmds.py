@@ -118,6 +118,8 @@ def _fault(name, flags):
         sys.stderr.flush()
         os.kill(os.getpid(), signal.SIGSEGV)
     if flags.get("name") == "stand_in_hang":
+        sys.stderr.write("stand-in Maya: stuck in a command\n")
+        sys.stderr.flush()
         while True:  # a stuck command: never returns, never checks for a cancel
             time.sleep(1)
 

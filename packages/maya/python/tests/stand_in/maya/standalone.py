@@ -4,7 +4,11 @@ from . import _state
 
 
 def initialize(name="python"):
+    """A new Maya starts with a new scene: the tests' scene server is reset."""
+    from . import cmds
+
     _state.initialized = True
+    cmds._scene("POST", "/reset", {})
 
 
 def uninitialize():
