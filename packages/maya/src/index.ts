@@ -11,6 +11,8 @@ export { createMayaCatalog } from "./catalog/maya-catalog.ts";
 export type { MayaCommandRecord } from "./catalog/maya-command-record.ts";
 export { mayaCommands } from "./catalog/maya-commands.ts";
 export { MAYA_SYNONYMS } from "./catalog/maya-synonyms.ts";
+export type { LinkedMayaAdapterOptions } from "./host/create-linked-maya-adapter.ts";
+export { createLinkedMayaAdapter, mayaStartupScript } from "./host/create-linked-maya-adapter.ts";
 export type { FindMayapyOptions } from "./host/find-mayapy.ts";
 export { findMayapy } from "./host/find-mayapy.ts";
 export type { MayaNotFoundErrorOptions } from "./host/maya-not-found-error.ts";

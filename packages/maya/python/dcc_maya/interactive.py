@@ -13,7 +13,6 @@ data folder is ``DCC_MAYA_DATA_DIR``, else ``~/dcc-data``.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import stat
@@ -92,6 +91,8 @@ class InteractiveLink:
                 traceback.print_exc(file=sys.stderr)
 
     def _private_config(self, link_config):
+        from dcc_link import write_connection_file
+
         chosen = os.environ.get("DCC_MAYA_LINK_DIR")
         if chosen:
             folder = _own_private_folder(os.path.abspath(os.path.expanduser(chosen)))
@@ -101,10 +102,7 @@ class InteractiveLink:
         os.chmod(folder, 0o700)
         socket_path = os.path.join(folder, "link.sock")
         token = secrets.token_urlsafe(32)
-        info = os.path.join(folder, "connection.json")
-        descriptor = os.open(info, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump({"socket": socket_path, "token": token, "pid": os.getpid()}, handle)
+        info = write_connection_file(folder, socket_path, token)
         print(f"DCC Link: connection details in {info}", flush=True)
         self.folder = folder
         self.connection_file = info

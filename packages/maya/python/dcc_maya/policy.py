@@ -10,6 +10,8 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
+from dcc_link import DataFolder, DataFolderRefusal
+
 ENV_DATA_DIR = "DCC_MAYA_DATA_DIR"
 ENV_POLICY = "DCC_MAYA_POLICY"
 DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "policy.generated.json")
@@ -44,7 +46,8 @@ class Policy:
     def __init__(self, data_dir: str, allow: Iterable[str] = ()) -> None:
         if not isinstance(data_dir, str) or not os.path.isabs(data_dir):
             raise PolicyConfigError(f"the data folder must be an absolute path, not {data_dir!r}")
-        self.data_dir = os.path.realpath(data_dir)
+        self.folder = DataFolder(data_dir)
+        self.data_dir = self.folder.root
         self.allow = tuple(allow)
         for entry in self.allow:
             if entry not in RULES:
@@ -140,12 +143,10 @@ class Policy:
             return value
         if "$" in value or value.startswith("~") or "%" in value:
             raise _refuse("data-folder", f"{label} {value!r}", "Maya would expand its variables; give a plain path")
-        joined = value if os.path.isabs(value) else os.path.join(self.data_dir, value)
-        real = os.path.realpath(joined)
-        if real != self.data_dir and not real.startswith(self.data_dir + os.sep):
-            shown = repr(value) if real == value else f"{value!r} (resolves to {real!r})"
-            raise _refuse("data-folder", f"{label} {shown}", f"the data folder is {self.data_dir!r}")
-        return real
+        try:
+            return self.folder.check(label, value)
+        except DataFolderRefusal as refusal:
+            raise PolicyRefusal(refusal.rule, refusal.message) from None
 
     def describe(self) -> Dict[str, Any]:
         return {"dataDir": self.data_dir, "allow": list(self.allow)}
