@@ -50,10 +50,11 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
 })`;
 
 /**
- * A function expression: `(hostDispatch, hostLog, hostProgress, maxLogChars) => serialize`.
- * Built-ins are captured up front so a script that overwrites `JSON` only breaks itself.
+ * A function expression: `(hostDispatch, hostLog, hostProgress, hostJobError, maxLogChars) =>
+ * serialize`. Built-ins are captured up front so a script that overwrites `JSON` only breaks
+ * itself.
  */
-export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostProgress, maxLogChars) {
+export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostProgress, hostJobError, maxLogChars) {
   "use strict";
   const g = globalThis;
   const stringify = JSON.stringify;
@@ -65,6 +66,7 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
   const ErrorClass = Error;
   const TypeErrorClass = TypeError;
   const SetClass = Set;
+  const sliceOf = Function.prototype.call.bind(StringOf.prototype.slice);
   // Captured now: the serializer is compiled after the script ran, which may replace eval.
   const indirectEval = eval;
 
@@ -115,9 +117,43 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
     hostProgress(
       Number(done),
       total === undefined || total === null ? undefined : Number(total),
-      message === undefined || message === null ? undefined : StringOf(message),
+      // Cut here: the host copies only what it keeps.
+      message === undefined || message === null ? undefined : sliceOf(StringOf(message), 0, 1000),
     );
   };
+  // An error thrown by a promise callback becomes a rejection that nothing may ever read: when the
+  // memory or stack limit trips in one, the script is left waiting on a promise that can never
+  // settle. The host is shown each such error (it keeps the limits among them) before it goes on
+  // as it would have. \`then\` is the one path: \`catch\`, \`finally\` and thenable jobs call it.
+  const promisePrototype = g.Promise.prototype;
+  const originalThen = promisePrototype.then;
+  const apply = Reflect.apply;
+  const watched = (callback) => {
+    if (typeof callback !== "function") return callback;
+    return function (value) {
+      try {
+        return callback(value);
+      } catch (error) {
+        hostJobError(error);
+        throw error;
+      }
+    };
+  };
+  defineProperty(promisePrototype, "then", {
+    value: {
+      then(onFulfilled, onRejected) {
+        try {
+          return apply(originalThen, this, [watched(onFulfilled), watched(onRejected)]);
+        } catch (error) {
+          hostJobError(error);
+          throw error;
+        }
+      },
+    }.then,
+    writable: true,
+    configurable: true,
+  });
+
   // Atomics.wait could block the worker thread where no interrupt reaches it.
   delete g.Atomics;
   delete g.SharedArrayBuffer;

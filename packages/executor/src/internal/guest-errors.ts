@@ -1,6 +1,7 @@
 // Reading what a guest threw, and the text an agent sees for it: the error's name, message and
 // the stack frames in their own script.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import { readGuestText } from "./guest-text.ts";
 
 /** V8's own stack limit tripped inside QuickJS (the native stack guarantee failed). */
 export function isHostStackOverflow(error: unknown): boolean {
@@ -8,26 +9,30 @@ export function isHostStackOverflow(error: unknown): boolean {
 }
 
 /** Whether a thrown guest value is a `SyntaxError`. */
-export function isSyntaxError(ctx: QuickJSContext, error: QuickJSHandle): boolean {
+export function isSyntaxError(
+  ctx: QuickJSContext,
+  error: QuickJSHandle,
+  slice: QuickJSHandle,
+): boolean {
   if (ctx.typeof(error) !== "object") return false;
-  const name = ctx.getProp(error, "name");
-  try {
-    return ctx.typeof(name) === "string" && ctx.getString(name) === "SyntaxError";
-  } finally {
-    name.dispose();
-  }
+  return readString(ctx, error, "name", slice) === "SyntaxError";
 }
 
-/** Reads a string property; `null` when the property cannot be read at all (an exception). */
+/**
+ * Reads a string property, cut in the guest when long (see {@link readGuestText}); `null` when
+ * the property cannot be read at all (an exception).
+ */
 function readString(
   ctx: QuickJSContext,
   object: QuickJSHandle,
   key: string,
+  slice: QuickJSHandle,
+  cut?: { maxChars: number; keepChars: number },
 ): string | undefined | null {
   const handle = ctx.getProp(object, key);
   try {
     const type = ctx.typeof(handle);
-    if (type === "string") return ctx.getString(handle);
+    if (type === "string") return readGuestText(ctx, handle, slice, cut?.maxChars, cut?.keepChars);
     return type === "unknown" ? null : undefined;
   } finally {
     handle.dispose();
@@ -38,40 +43,50 @@ function readString(
  * A `dispatch` error nobody caught is named with its code and command (`CommandError (POLICY,
  * from script.python_file_run)`): its message alone does not say which command failed, or how.
  */
-function commandLabel(ctx: QuickJSContext, error: QuickJSHandle, name: string): string {
+function commandLabel(
+  ctx: QuickJSContext,
+  error: QuickJSHandle,
+  name: string,
+  slice: QuickJSHandle,
+): string {
   if (name !== "CommandError") return name;
-  const code = readString(ctx, error, "code");
-  const command = readString(ctx, error, "command");
+  // A hostile script may use a name of a million characters: the message already quotes it, and
+  // the label must not push that message out of a trimmed result.
+  const code = readString(ctx, error, "code", slice, labelCut);
+  const command = readString(ctx, error, "command", slice, labelCut);
   if (typeof code !== "string" || typeof command !== "string") return name;
-  return `${name} (${bounded(code)}, from ${bounded(command)})`;
+  return `${name} (${code}, from ${command})`;
 }
 
-// A hostile script may use a name of a million characters: the message already quotes it, and
-// the label must not push that message out of a trimmed result.
-function bounded(text: string): string {
-  return text.length <= 80 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
-}
+const labelCut = { maxChars: 80, keepChars: 60 };
 
 /**
- * The name, message and stack of a thrown guest value; `unreadable` when not even its name and
- * message could be read (out of memory while it was built).
+ * The name, message and stack of a thrown guest value, each cut in the guest when long (`slice`
+ * is the guest cutter of {@link readGuestText}); `unreadable` when not even its name and message
+ * could be read (out of memory while it was built).
  */
 export function readError(
   ctx: QuickJSContext,
   error: QuickJSHandle,
+  slice: QuickJSHandle,
 ): { name: string; message: string; stack: string; unreadable?: boolean } {
   try {
-    if (ctx.typeof(error) === "object") {
-      const name = readString(ctx, error, "name");
-      const message = readString(ctx, error, "message");
+    const type = ctx.typeof(error);
+    if (type === "object") {
+      const name = readString(ctx, error, "name", slice);
+      const message = readString(ctx, error, "message", slice);
       if (name === null && message === null) {
         return { name: "Error", message: "", stack: "", unreadable: true };
       }
       return {
-        name: commandLabel(ctx, error, name ?? "Error"),
+        name: commandLabel(ctx, error, name ?? "Error", slice),
         message: message ?? "",
-        stack: readString(ctx, error, "stack") ?? "",
+        stack: readString(ctx, error, "stack", slice) ?? "",
       };
+    }
+    if (type === "string") {
+      const text = readGuestText(ctx, error, slice);
+      return { name: "Error", message: `Uncaught ${JSON.stringify(text)}`, stack: "" };
     }
     const dumped: unknown = ctx.dump(error);
     return {
@@ -82,6 +97,29 @@ export function readError(
   } catch {
     return { name: "Error", message: "(the thrown value could not be read)", stack: "" };
   }
+}
+
+/** The limit a QuickJS error stands for: its own out-of-memory and stack-overflow errors. */
+export type GuestLimit = "memory" | "stack";
+
+/**
+ * Which limit a read error (from {@link readError}) reports, if any. QuickJS throws an
+ * `InternalError` for both, or `null` when not even that error could be built; the parsers
+ * (JavaScript and JSON) report their stack overflow as a `SyntaxError`.
+ */
+export function limitOf(error: {
+  name: string;
+  message: string;
+  unreadable?: boolean;
+}): GuestLimit | undefined {
+  const { name, message } = error;
+  if (error.unreadable === true || (name === "InternalError" && /out of memory/.test(message))) {
+    return "memory";
+  }
+  if ((name === "InternalError" || name === "SyntaxError") && message === "stack overflow") {
+    return "stack";
+  }
+  return undefined;
 }
 
 /** `Name: message` and up to five stack frames in `filename`. */

@@ -1,7 +1,9 @@
-// The three functions the guest bootstrap wraps: `dispatch` (synchronous host calls, with the
-// dispatch call limit), `log` and `progress`. They serve whichever run the sandbox is running.
+// The functions the guest bootstrap wraps: `dispatch` (synchronous host calls, with the dispatch
+// call limit), `log`, `progress`, and `jobError`, which is shown what promise callbacks throw.
+// They serve whichever run the sandbox is running.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import type { ExecuteProgress } from "../execute-options.ts";
+import { limitOf, readError } from "./guest-errors.ts";
 import { newRawStringFunction } from "./raw-string-function.ts";
 import { type RunState, stopFrom } from "./sandbox-run-state.ts";
 
@@ -10,16 +12,26 @@ export interface HostFunctions {
   dispatch: QuickJSHandle;
   log: QuickJSHandle;
   progress: QuickJSHandle;
+  jobError: QuickJSHandle;
 }
 
-/**
- * Creates the host functions in `ctx`; `current` gives the run being served (null between runs).
- * Each handle is passed to `own`, which disposes it with the sandbox.
- */
+/** Headroom lent while the host reads an error thrown at the memory limit. */
+export const ERROR_READ_HEADROOM_BYTES: number = 4 * 1024 * 1024;
+
+/** What {@link newHostFunctions} needs besides the context. */
+export interface HostFunctionsOptions {
+  /** The run being served (null between runs). */
+  current: () => RunState | null;
+  /** Takes each handle made, to dispose it with the sandbox. */
+  own: <T extends QuickJSHandle>(handle: T) => T;
+  /** The guest string cutter (see `readGuestText`). */
+  slice: QuickJSHandle;
+}
+
+/** Creates the host functions in `ctx`. */
 export function newHostFunctions(
   ctx: QuickJSContext,
-  current: () => RunState | null,
-  own: <T extends QuickJSHandle>(handle: T) => T,
+  { current, own, slice }: HostFunctionsOptions,
 ): HostFunctions {
   // One string per call, `argsJson + "\u0001" + name` (JSON text never holds a raw control
   // character; U+0000 would end the C string), through the raw function path: the library's
@@ -77,5 +89,20 @@ export function newHostFunctions(
       run.host.progress?.(update);
     }),
   );
-  return { dispatch, log, progress };
+  const jobError = own(
+    ctx.newFunction("jobError", (errorHandle) => {
+      const run = current();
+      if (run === null || run.jobLimit !== null || errorHandle === undefined) return;
+      // Reading an error thrown at the memory limit needs memory itself.
+      const { runtime } = ctx;
+      const limit = run.request.limits.memoryBytes;
+      runtime.setMemoryLimit(limit + ERROR_READ_HEADROOM_BYTES);
+      try {
+        run.jobLimit = limitOf(readError(ctx, errorHandle, slice)) ?? null;
+      } finally {
+        runtime.setMemoryLimit(limit);
+      }
+    }),
+  );
+  return { dispatch, log, progress, jobError };
 }

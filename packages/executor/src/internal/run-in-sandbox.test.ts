@@ -227,7 +227,94 @@ describe("runInSandbox", () => {
   });
 
   it("reports a promise that can never settle instead of waiting", () => {
-    expect(run("await new Promise(() => {})")).toMatchObject({ errorCode: "SCRIPT_ERROR" });
+    const outcome = run("await new Promise(() => {})");
+    expect(outcome).toMatchObject({ errorCode: "SCRIPT_ERROR" });
+    if (outcome.status === "error") expect(outcome.error).toContain("can never settle");
+  });
+
+  // A limit reached in a promise callback becomes a rejection nobody reads; the script is then
+  // left waiting on nothing, and that limit, not a deadlock, is what ended it.
+  it.each([
+    ["a nesting promise chain", "const spin = () => Promise.resolve().then(spin); spin();"],
+    [
+      "memory kept by promise jobs",
+      "const a = []; const grow = () => Promise.resolve().then(() => { a.push([a.length, 1, 2, 3]); grow(); }); grow();",
+    ],
+    [
+      "a dispatch argument built in a promise job",
+      'Promise.resolve().then(() => dispatch("x", { get a() { const b = []; for (;;) b.push([b.length]); } }));',
+    ],
+    [
+      "a large allocation in a promise job",
+      "Promise.resolve().then(() => new Array(1e8).fill(0));",
+    ],
+  ])("names the memory limit reached by %s", (_name, code) => {
+    const outcome = run(
+      `${code} await new Promise(() => {});`,
+      {},
+      { memoryBytes: 2 * 1024 * 1024 },
+    );
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "LIMIT_EXCEEDED",
+      limit: "memory",
+    });
+    if (outcome.status === "error") expect(outcome.error).toContain("memory limit of 2 MiB");
+  });
+
+  it("names the memory limit reached by an awaited async function", () => {
+    const outcome = run(
+      "async function fill() { await null; const b = []; for (;;) b.push([b.length]); } await fill();",
+      {},
+      { memoryBytes: 2 * 1024 * 1024 },
+    );
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "LIMIT_EXCEEDED",
+      limit: "memory",
+    });
+  });
+
+  it("names the stack limit reached in a promise job", () => {
+    const outcome = run(
+      "Promise.resolve().then(function f() { return f() + 1 }); await new Promise(() => {});",
+    );
+    expect(outcome).toMatchObject({ status: "error", errorCode: "LIMIT_EXCEEDED", limit: "stack" });
+  });
+
+  it("leaves a limit the script's own promise callback handled to the script", () => {
+    const outcome = run(
+      "return await Promise.resolve().then(() => new Array(1e8).fill(0)).catch((error) => error.message);",
+      {},
+      { memoryBytes: 2 * 1024 * 1024 },
+    );
+    expect(output(outcome)).toBe("out of memory");
+  });
+
+  it("cuts a huge thrown message, name or string in the guest", () => {
+    const big = '"x".repeat(5_000_000)';
+    for (const code of [
+      `throw new Error(${big})`,
+      `const e = new Error("m"); e.name = ${big}; throw e`,
+      `throw ${big}`,
+      `await null; throw new Error(${big})`,
+    ]) {
+      const outcome = run(code);
+      expect(outcome).toMatchObject({ status: "error", errorCode: "SCRIPT_ERROR" });
+      if (outcome.status === "error") {
+        expect(outcome.error).toContain("… (5000000 characters)");
+        expect(outcome.error.length).toBeLessThan(25_000);
+      }
+    }
+  });
+
+  it("keeps then's name, length and callback order", () => {
+    const outcome = run(`const order = [];
+      const a = Promise.resolve(1).then((v) => order.push("a" + v));
+      Promise.reject(2).catch((v) => order.push("b" + v)).finally(() => order.push("c"));
+      await a; await null; await null;
+      return [Promise.prototype.then.name, Promise.prototype.then.length, order];`);
+    expect(output(outcome)).toEqual(["then", 2, ["a1", "b2", "c"]]);
   });
 
   it("exposes no host capabilities", () => {
@@ -306,6 +393,12 @@ describe("runInSandbox with the debug build", () => {
       {},
     ],
     ["never-settling promise", "await new Promise(() => {})", {}, {}],
+    [
+      "promise callbacks",
+      "return await Promise.resolve(1).then((v) => v).catch(() => 0).finally(() => {})",
+      {},
+      {},
+    ],
     ["rejected promise after await", "await null; throw new RangeError('late')", {}, {}],
   ];
   it.each(paths)("frees everything: %s", (_name, code, overrides, more) => {

@@ -11,11 +11,14 @@ import { GUEST_BOOTSTRAP } from "./guest-bootstrap.ts";
 import {
   formatBytes,
   formatError,
+  type GuestLimit,
   isHostStackOverflow,
   isSyntaxError,
+  limitOf,
   readError,
 } from "./guest-errors.ts";
-import { newHostFunctions } from "./host-functions.ts";
+import { GUEST_SLICE_SOURCE } from "./guest-text.ts";
+import { ERROR_READ_HEADROOM_BYTES, newHostFunctions } from "./host-functions.ts";
 import { LogBuffer } from "./log-buffer.ts";
 import { guestStackCap } from "./native-stack.ts";
 import { stripTypes, wrapScript } from "./prepare-script.ts";
@@ -46,6 +49,8 @@ interface PreparedState extends PreparedSandbox {
   context: QuickJSContext;
   handles: QuickJSHandle[];
   serialize: QuickJSHandle;
+  /** The guest string cutter (see `readGuestText`). */
+  slice: QuickJSHandle;
   current: RunState | null;
 }
 
@@ -93,7 +98,13 @@ export function prepareSandbox(module: SandboxModule, maxLogChars: number): Prep
       return true;
     });
 
-    const host = newHostFunctions(ctx, () => state.current, own);
+    const sliced = ctx.evalCode(GUEST_SLICE_SOURCE, "slice.js");
+    if (sliced.error) {
+      own(sliced.error);
+      throw new Error("The sandbox's string cutter failed to evaluate");
+    }
+    const slice = own(sliced.value);
+    const host = newHostFunctions(ctx, { current: () => state.current, own, slice });
     const maxLogCharsHandle = own(ctx.newNumber(maxLogChars));
     const bootstrap = ctx.evalCode(GUEST_BOOTSTRAP, "bootstrap.js");
     if (bootstrap.error) {
@@ -107,6 +118,7 @@ export function prepareSandbox(module: SandboxModule, maxLogChars: number): Prep
       host.dispatch,
       host.log,
       host.progress,
+      host.jobError,
       maxLogCharsHandle,
     );
     if (made.error) {
@@ -120,6 +132,7 @@ export function prepareSandbox(module: SandboxModule, maxLogChars: number): Prep
       context: ctx,
       handles,
       serialize,
+      slice,
       dispose: () => disposeAll(rt, ctx, handles),
     });
     return prepared;
@@ -177,6 +190,7 @@ export function runPrepared(
     logs: new LogBuffer(limits),
     dispatchCalls: 0,
     stop: null,
+    jobLimit: null,
   };
   let poisoned = false;
   const handles = prepared.handles;
@@ -204,6 +218,14 @@ export function runPrepared(
       `InternalError: stack overflow (stack limit of ${formatBytes(stackBytes)} reached; recursion too deep)`,
       "stack",
     );
+  const outOfMemory = (): RunOutcome =>
+    fail(
+      "LIMIT_EXCEEDED",
+      `InternalError: out of memory (memory limit of ${formatBytes(limits.memoryBytes)} reached)`,
+      "memory",
+    );
+  const limitReached = (limit: GuestLimit): RunOutcome =>
+    limit === "memory" ? outOfMemory() : stackOverflow();
   const failStopped = (): RunOutcome => {
     const current = run.stop as Stop;
     return fail(current.errorCode, current.error, current.limit);
@@ -211,7 +233,7 @@ export function runPrepared(
 
   let outcome: RunOutcome;
   try {
-    const { runtime: rt, context: ctx, serialize } = prepared;
+    const { runtime: rt, context: ctx, serialize, slice } = prepared;
     rt.setMemoryLimit(limits.memoryBytes);
     rt.setMaxStackSize(stackBytes);
     prepared.current = run;
@@ -225,7 +247,7 @@ export function runPrepared(
         return fail("SCRIPT_ERROR", String(error));
       }
       let result = ctx.evalCode(wrapped, filename);
-      if (result.error && run.stop === null && isSyntaxError(ctx, result.error)) {
+      if (result.error && run.stop === null && isSyntaxError(ctx, result.error, slice)) {
         // Not plain JavaScript: try it as TypeScript. Plain JS skips sucrase, which saves ~0.1 ms.
         let stripped: string | undefined;
         try {
@@ -255,6 +277,8 @@ export function runPrepared(
         const state = ctx.getPromiseState(promise);
         if (state.type === "pending") {
           if (rt.hasPendingJob()) continue;
+          // Waiting on nothing because a job ran into a limit: that limit is what ended it.
+          if (run.jobLimit !== null) return limitReached(run.jobLimit);
           return fail(
             "SCRIPT_ERROR",
             "Error: the script awaits a promise that can never settle (nothing is pending)",
@@ -304,23 +328,14 @@ export function runPrepared(
     function scriptError(error: QuickJSHandle): RunOutcome {
       // After an out-of-memory error even reading `name` needs memory; the script is over, so
       // lend it some headroom (the worker's WASM memory has room for it).
-      rt.setMemoryLimit(limits.memoryBytes + 4 * 1024 * 1024);
-      const { name, message, stack, unreadable } = readError(ctx, error);
+      rt.setMemoryLimit(limits.memoryBytes + ERROR_READ_HEADROOM_BYTES);
+      const read = readError(ctx, error, slice);
       // Out of memory in the middle of building the error object leaves one whose properties
       // cannot be read at all (not even as undefined); the runtime is not to be trusted after it.
-      if (unreadable) poisoned = true;
-      if (unreadable || (name === "InternalError" && /out of memory/.test(message))) {
-        return fail(
-          "LIMIT_EXCEEDED",
-          `InternalError: out of memory (memory limit of ${formatBytes(limits.memoryBytes)} reached)`,
-          "memory",
-        );
-      }
-      // The parsers (JavaScript and JSON) report their stack overflow as a SyntaxError.
-      if ((name === "InternalError" || name === "SyntaxError") && message === "stack overflow") {
-        return stackOverflow();
-      }
-      return fail("SCRIPT_ERROR", formatError(name, message, stack, filename));
+      if (read.unreadable) poisoned = true;
+      const limit = limitOf(read);
+      if (limit !== undefined) return limitReached(limit);
+      return fail("SCRIPT_ERROR", formatError(read.name, read.message, read.stack, filename));
     }
   } catch (error) {
     // A host exception out of QuickJS (RangeError from the V8 stack, a WASM RuntimeError):

@@ -2,6 +2,7 @@
 // request, its log buffer and dispatch count, and why it was stopped.
 
 import type { ExecuteLogEntry, ExecuteProgress } from "../execute-options.ts";
+import type { GuestLimit } from "./guest-errors.ts";
 import type { LogBuffer } from "./log-buffer.ts";
 import type { LimitName, RunErrorCode, RunRequest } from "./sandbox-types.ts";
 
@@ -32,6 +33,11 @@ export interface RunState {
   logs: LogBuffer;
   dispatchCalls: number;
   stop: Stop | null;
+  /**
+   * The first limit a promise callback ran into. Its error became a rejection the script may
+   * never read, so a run left waiting on nothing reports this limit rather than a deadlock.
+   */
+  jobLimit: GuestLimit | null;
 }
 
 /** The {@link Stop} for a stop from outside. */
