@@ -436,6 +436,8 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     tree_before = _tree_states(policy.data_dir) if _may_write(operator, args, given) else None
     reports: List[str] = []
     result = run_operator(function, operator, args, reports)
+    if operator in _LOADS_BLEND:
+        _check_loaded(policy, operator, before)
     if "CANCELLED" in result:
         _missing_part(operator, args)
     out = {"result": sorted(result)}
@@ -454,6 +456,31 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     return out
 
 
+# Operators that bring in a .blend's data-blocks with the paths stored in them.
+_LOADS_BLEND = ("wm.open_mainfile", "wm.revert_mainfile", "wm.recover_auto_save", "wm.append", "wm.link")
+
+
+def _check_loaded(policy, operator: str, before: Dict[str, Any]) -> None:
+    """After a .blend is opened (or its data appended): a stored path outside the data folder
+    (a file made elsewhere) is refused before anything reads it. An opened file is closed
+    (factory settings back); appended or linked data-blocks are removed again."""
+    refused = stored_paths.refusal(policy, operator, stored_paths.blend_dir())
+    if refused is None:
+        return
+    if operator in ("wm.append", "wm.link"):
+        created = []
+        for name, old in before["names"].items():
+            collection = getattr(bpy.data, name)
+            created.extend(collection[item] for item in set(collection.keys()) - old)
+        bpy.data.batch_remove(created)
+        undone = "the data-blocks it added were removed again"
+    else:
+        bpy.ops.wm.read_factory_settings(use_empty=False)
+        undone = "the file was closed and factory settings loaded"
+    refused.message += f" ({undone})"
+    raise _refusal(refused)
+
+
 def _check_imports(policy, operator: str, args: Dict[str, Any]) -> None:
     """Before an importer runs: the files each imported file names inside itself (a glTF's
     buffers, an OBJ's .mtl and its maps) must lie inside the data folder."""
@@ -464,7 +491,12 @@ def _check_imports(policy, operator: str, args: Dict[str, Any]) -> None:
         paths = [os.path.join(directory, item["name"]) for item in files if isinstance(item, dict) and isinstance(item.get("name"), str)]
     filepath = args.get("filepath")
     if isinstance(filepath, str) and filepath:
-        paths.append(filepath if os.path.isabs(filepath) else policy.resolve(filepath))
+        filepath = filepath if os.path.isabs(filepath) else policy.resolve(filepath)
+        paths.append(filepath)
+        if not paths[:-1] and isinstance(files, list):
+            # glTF's importer takes its `files` beside `filepath`.
+            folder = os.path.dirname(filepath)
+            paths += [os.path.join(folder, item["name"]) for item in files if isinstance(item, dict) and isinstance(item.get("name"), str)]
     try:
         for path in paths:
             import_references.check_import(policy, operator, path)

@@ -525,6 +525,28 @@ def _():
         bpy.ops.wm.read_factory_settings(use_empty=False)
 
 
+@check("a .blend whose stored paths lead outside is closed again when opened")
+def _():
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    outside = tempfile.mkdtemp(prefix="dcc-blender-outside-")
+    try:
+        # A file made elsewhere, dropped into the data folder.
+        far = bpy.data.images.new("far", 4, 4)
+        far.filepath_raw = os.path.join(outside, "far.png")
+        far.use_fake_user = True
+        bpy.ops.wm.save_as_mainfile(filepath=os.path.join(data_dir, "dropped.blend"))
+        bpy.ops.wm.read_factory_settings(use_empty=False)
+        error = fails("POLICY", "blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "dropped.blend"}})
+        assert 'images["far"].filepath' in error.message and "factory settings" in error.message, error.message
+        assert "far" not in bpy.data.images and not bpy.data.filepath
+        error = fails("POLICY", "blender.op", {"operator": "wm.append", "args": {"directory": "dropped.blend/Image/", "filename": "far"}})
+        assert "removed again" in error.message, error.message
+        assert "far" not in bpy.data.images
+    finally:
+        bpy.ops.wm.read_factory_settings(use_empty=False)
+        shutil.rmtree(outside, ignore_errors=True)
+
+
 @check("load_post confines outputs")
 def _():
     bpy.context.scene.render.filepath = "/tmp/elsewhere/"
