@@ -98,7 +98,9 @@ export function newHostFunctions(
       const limit = run.request.limits.memoryBytes;
       runtime.setMemoryLimit(limit + ERROR_READ_HEADROOM_BYTES);
       try {
-        run.jobLimit = limitOf(readError(ctx, errorHandle, slice)) ?? null;
+        const read = readError(ctx, errorHandle, slice);
+        // A read a stop interrupted says nothing about the error (the stop ends the run anyway).
+        if (run.stop === null) run.jobLimit = limitOf(read) ?? null;
       } finally {
         runtime.setMemoryLimit(limit);
       }

@@ -190,6 +190,28 @@ describe("runInSandbox", () => {
     });
   });
 
+  // Reading what a script threw runs its getters and proxy traps; a deadline that passes there is
+  // still the deadline, whatever the read returned.
+  it.each([
+    ["a proxy whose traps spin", "throw new Proxy({}, { get() { for (;;) {} } })"],
+    [
+      "an error whose message getter spins",
+      'const e = new Error("m"); Object.defineProperty(e, "message", { get() { for (;;) {} } }); throw e',
+    ],
+    ["the same after an await", "await null; throw new Proxy({}, { get() { for (;;) {} } })"],
+    [
+      "the same thrown in a promise job",
+      "Promise.resolve().then(() => { throw new Proxy({}, { get() { for (;;) {} } }) }); await new Promise(() => {})",
+    ],
+  ])("reports a timeout while the thrown value is read: %s", (_name, code) => {
+    expect(run(code, { checkStop: () => "timeout" })).toMatchObject({
+      status: "error",
+      errorCode: "TIMEOUT",
+      limit: "timeout",
+      poisoned: false,
+    });
+  });
+
   it("treats a dispatch interrupted by a stop as the stop, even if the script catches it", () => {
     const outcome = run('try { dispatch("slow") } catch {} return "ignored"', {
       dispatch: () => null,

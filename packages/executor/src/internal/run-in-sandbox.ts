@@ -330,6 +330,9 @@ export function runPrepared(
       // lend it some headroom (the worker's WASM memory has room for it).
       rt.setMemoryLimit(limits.memoryBytes + ERROR_READ_HEADROOM_BYTES);
       const read = readError(ctx, error, slice);
+      // Reading the error runs guest code (getters, proxy traps); when that is what a cancel or
+      // the deadline interrupted, the stop is what ended the run, not what the read returned.
+      if (run.stop !== null) return failStopped();
       // Out of memory in the middle of building the error object leaves one whose properties
       // cannot be read at all (not even as undefined); the runtime is not to be trusted after it.
       if (read.unreadable) poisoned = true;
