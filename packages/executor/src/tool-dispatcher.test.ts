@@ -364,13 +364,13 @@ describe("HOST_BUSY through DccApiExecutor.execute", () => {
     });
     expect(commands.started).toEqual(["hang"]);
     expect(hung).toMatchObject({ success: false, errorCode: "TIMEOUT", completion: "unknown" });
-    const busy = (await executor.execute(catching, { timeoutSecs: 5 })) as ExecuteResult & {
+    const busy = (await executor.execute(catching, { timeoutSecs: 30 })) as ExecuteResult & {
       output?: { code: string; command: string; message: string };
     };
     expect(busy.output).toMatchObject({ code: "HOST_BUSY", command: "echo" });
     expect(busy.output?.message).toMatch(busyMessage);
     commands.release();
-    expect(await executor.execute(catching, { timeoutSecs: 5 })).toMatchObject({
+    expect(await executor.execute(catching, { timeoutSecs: 30 })).toMatchObject({
       success: true,
       output: "after",
     });
@@ -391,7 +391,7 @@ describe("HOST_BUSY through DccApiExecutor.execute", () => {
     expect(failed.success ? "" : failed.error).toMatch(/Host command hang is still running/);
     commands.release();
     expect(
-      await executor.execute("return dispatch('echo', 'after');", { timeoutSecs: 5 }),
+      await executor.execute("return dispatch('echo', 'after');", { timeoutSecs: 30 }),
     ).toMatchObject({ success: true, output: "after" });
   });
 });

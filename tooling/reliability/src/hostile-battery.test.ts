@@ -82,11 +82,9 @@ describe("the hostile-script battery", () => {
           case "error": {
             expect(structured?.["success"], text.slice(0, 600)).toBe(false);
             expect(result.isError).toBe(true);
-            const codes =
-              typeof expectation.errorCode === "string"
-                ? [expectation.errorCode]
-                : expectation.errorCode;
-            expect(codes, text.slice(0, 600)).toContain(structured?.["errorCode"]);
+            expect(structured?.["errorCode"], text.slice(0, 600)).toBe(expectation.errorCode);
+            if (expectation.limit !== undefined)
+              expect(structured?.["limit"], text.slice(0, 600)).toBe(expectation.limit);
             expect(typeof structured?.["message"]).toBe("string");
             expect(typeof structured?.["error"]).toBe("string");
             if (expectation.error !== undefined)
