@@ -160,6 +160,8 @@ for (const [label, adapterOptions] of configurations) {
         dispatch("data.set", { path: image + ".pixels", value: new Array(64).fill(0.5) });
         dispatch("data.set", { path: image + ".filepath_raw", value: "//../rr.png" });
         const image_save = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend", relative_remap: false }));
+        // wm.save_mainfile to another folder does not remap relative paths by default.
+        const plain_save = attempt(() => dispatch("wm.save_mainfile", { filepath: "top.blend" }));
         dispatch("data.set", { path: image + ".filepath_raw", value: "//in.png" });
         dispatch("data.set", { path: 'scenes["Scene"].render.filepath', value: "//../rout/" });
         const render_save = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend", relative_remap: false }));
@@ -168,11 +170,13 @@ for (const [label, adapterOptions] of configurations) {
         // Saved with its paths remapped, the file's stored paths keep meaning what they meant.
         const remapped = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend" }));
         const written = attempt(() => dispatch("image.save_all_modified", {}));
-        return { image_save, render_save, remapped, written,
+        return { image_save, plain_save, render_save, remapped, written,
                  stored: dispatch("data.get", { path: image + ".filepath_raw" }) };
       `);
       expect(output["image_save"]).toMatchObject({ code: "POLICY" });
       expect(output["image_save"]?.message).toMatch(/images\["src"\]\.filepath/);
+      expect(output["plain_save"]).toMatchObject({ code: "POLICY" });
+      expect(output["plain_save"]?.message).toMatch(/images\["src"\]\.filepath/);
       expect(output["render_save"]).toMatchObject({ code: "POLICY" });
       expect(output["render_save"]?.message).toMatch(/render\.filepath/);
       expect(output["remapped"]?.ok).toMatchObject({ result: ["FINISHED"] });

@@ -112,7 +112,9 @@ def check_string_path(policy, label: str, prop, value, owner_rna=None):
     relative = value.startswith("//")
     base = _blend_dir(policy) if relative else None
     try:
-        checked = policy.check_path(label, value, _SUBTYPES[kind], base)
+        # Found by name or description: stored as given, so it may name a folder too.
+        subtype = _SUBTYPES[kind] if prop.subtype in path_options.SUBTYPE_KINDS or kind == "name" else "DIR_PATH"
+        checked = policy.check_path(label, value, subtype, base)
     except policy_module.PolicyRefusal as refusal:
         raise HandlerError("POLICY", refusal.message, {"rule": refusal.rule}) from None
     if prop.subtype not in path_options.SUBTYPE_KINDS:

@@ -101,7 +101,8 @@ def check_arguments(policy, operator: str, rna, args: Dict[str, Any]) -> Dict[st
             if kind == "name":
                 policy.check_path(label, value, "FILE_NAME", directory)
                 continue
-            subtype = _SUBTYPES[kind]
+            # Found by name or description: passed on as given, so it may name a folder too.
+            subtype = _SUBTYPES[kind] if prop.subtype in path_options.SUBTYPE_KINDS else "DIR_PATH"
             base = _blend_dir(policy) if value.startswith("//") else None
             checked = policy.check_path(label, value, subtype, base)
             if prop.subtype in path_options.SUBTYPE_KINDS:
@@ -415,7 +416,7 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     function, rna = resolve_operator(operator)
     given = args
     args = check_arguments(policy, operator, rna, args)
-    _check_stored(policy, operator, args)
+    _check_stored(policy, operator, rna, args)
     if "import" in operator:
         _check_imports(policy, operator, args)
     if "export" in operator:
@@ -532,7 +533,7 @@ def _check_names(policy, operator: str) -> None:
 _USES_STORED = re.compile(r"save|export|render|bake|reload|pack|mixdown|proxy|denoise|merge|flipbook|write|cache")
 
 
-def _check_stored(policy, operator: str, args: Dict[str, Any]) -> None:
+def _check_stored(policy, operator: str, rna, args: Dict[str, Any]) -> None:
     """Before an operator that uses stored paths, and before a save (which re-bases ``//`` paths
     when it moves the file without remapping them): every stored path must resolve inside."""
     if not _USES_STORED.search(operator):
@@ -540,7 +541,8 @@ def _check_stored(policy, operator: str, args: Dict[str, Any]) -> None:
     base = stored_paths.blend_dir()
     if operator in _CURRENT_FILE_SAVES:
         target = args.get("filepath") or bpy.data.filepath
-        remapped = operator == "wm.save_mainfile" or args.get("relative_remap", True)
+        # Blender's own default: wm.save_mainfile does not remap, wm.save_as_mainfile does.
+        remapped = args.get("relative_remap", rna.properties["relative_remap"].default)
         if target and not (remapped and bpy.data.filepath):
             base = os.path.dirname(target)
     refused = stored_paths.refusal(policy, operator, base)

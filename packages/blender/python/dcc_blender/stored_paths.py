@@ -141,6 +141,10 @@ def problems(policy, blend_dir: Optional[str]) -> List[str]:
             value = value.decode("utf8", "replace")
         if not isinstance(value, str) or value == "" or value.startswith("<"):
             continue  # "<builtin>": Blender's own font
+        if path_options.property_kind(owner.bl_rna, owner.bl_rna.properties[prop]) == "name":
+            if "/" in value or "\\" in value or value in (".", ".."):
+                found.append(f"{label} = {value!r} (a file name or suffix must not name a folder)")
+            continue
         absolute = _resolve(policy, value, blend_dir)
         if not policy.inside(absolute):
             found.append(f"{label} = {value!r} (resolves to {absolute!r})")
