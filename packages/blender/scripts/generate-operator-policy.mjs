@@ -34,6 +34,8 @@ export function operatorPolicyText() {
   const names = operators.map((operator) => operator.name);
   return execFileSync("python3", ["-c", program], {
     cwd: resolve(packageRoot, "python"),
+    // The policy builds on dcc_link (the Python side of @dcc/link, a dependency).
+    env: { ...process.env, PYTHONPATH: resolve(packageRoot, "node_modules/@dcc/link/python") },
     input: JSON.stringify(names),
     encoding: "utf8",
     timeout: 60_000,

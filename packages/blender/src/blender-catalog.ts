@@ -1,4 +1,5 @@
 import { DccApiCatalog, type RankerName, type SynonymTable } from "@dcc/catalog";
+import { commandSpecRecord } from "@dcc/linked-adapter";
 import type { BlenderPolicy } from "./adapter/blender-launch.ts";
 import type { BlenderCommandRecord } from "./blender-command-record.ts";
 import { blenderDataCommands } from "./blender-data-command.ts";
@@ -40,13 +41,7 @@ export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccAp
     operatorRecord(operator, lifted),
   );
   for (const command of blenderDataCommands()) {
-    commands.push({
-      name: command.name,
-      signature: command.signature,
-      description: command.description,
-      kind: "data",
-      examples: command.examples,
-    });
+    commands.push(commandSpecRecord(command, { kind: "data" }) as BlenderCommandRecord);
   }
   return new DccApiCatalog("blender", {
     commands,

@@ -24,7 +24,8 @@ const records = JSON.parse(
     {
       encoding: "utf8",
       timeout: 60_000,
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+      // The policy builds on dcc_link's DataFolder, as it does inside Blender.
+      env: { ...process.env, PYTHONPATH: linkPythonDir, PYTHONDONTWRITEBYTECODE: "1" },
     },
   ),
 ) as PythonTestRecord[];

@@ -34,6 +34,7 @@ describe("layering", () => {
       "@dcc/cancel",
       "@dcc/catalog",
       "@dcc/example-echo",
+      "@dcc/example-linked",
       "@dcc/executor",
       "@dcc/farm",
       "@dcc/link",

@@ -21,6 +21,7 @@ export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/farm": 6,
   "@dcc/reference-server": 6,
   "@dcc/example-echo": 6,
+  "@dcc/example-linked": 6,
 };
 
 /** A workspace package as read from disk. */

@@ -1,12 +1,14 @@
-"""The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset``, the data commands, and
-``bench.echo`` and ``bench.stamps`` (for the link benchmark)."""
+"""The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset``, the data commands (declared
+in ``commands.json``, which the adapter reads too), and ``bench.echo`` and ``bench.stamps`` (for
+the link benchmark)."""
 
 from __future__ import annotations
 
+import os
 from typing import Callable, Optional
 
 import bpy
-from dcc_link import Dispatcher, HandlerError
+from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
 from . import data_api, echo, operators, render, stamps
 from .paths import PathSyntaxError
@@ -49,15 +51,22 @@ def data_get(params, call, policy: Policy):
     return data_api.data_get(params, call, policy)
 
 
-HANDLERS = {
-    "ping": ping,
-    "blender.op": operators.blender_op,
-    "blender.reset": reset,
+COMMANDS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "commands.json")
+
+# The data commands, one per spec of COMMANDS_FILE.
+DATA_HANDLERS = {
     "data.get": data_get,
     "data.set": data_api.data_set,
     "data.list": data_api.data_list,
     "data.call": data_api.data_call,
     "data.describe": data_api.data_describe,
+}
+
+# Link methods that are not script commands.
+HANDLERS = {
+    "ping": ping,
+    "blender.op": operators.blender_op,
+    "blender.reset": reset,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
 }
@@ -74,4 +83,10 @@ def build_dispatcher(policy: Policy, dispatcher: Optional[Dispatcher] = None) ->
     dispatcher = dispatcher if dispatcher is not None else Dispatcher()
     for name, function in HANDLERS.items():
         dispatcher.register(name, _guarded(function, policy))
+    register_commands(
+        dispatcher,
+        load_command_specs(COMMANDS_FILE),
+        DATA_HANDLERS,
+        wrap=lambda function: _guarded(function, policy),
+    )
     return dispatcher

@@ -14,6 +14,8 @@ import os
 import re
 from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
+from dcc_link import DATA_FOLDER_RULE, DataFolder
+
 ENV_DATA_DIR = "DCC_BLENDER_DATA_DIR"
 ENV_POLICY = "DCC_BLENDER_POLICY"
 
@@ -79,7 +81,6 @@ OPERATOR_RULES: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
     ("crashes", ("ui.view_drop",), "its poll() crashes Blender"),
 )
 
-DATA_FOLDER_RULE = "data-folder"
 UNPACK_RULE = "unpack-external"
 DRIVER_RULE = "driver-expression"
 WINDOW_MANAGER_RULE = "window-manager"
@@ -135,7 +136,9 @@ class Policy:
     def __init__(self, data_dir: str, allow: Iterable[str] = ()) -> None:
         if not isinstance(data_dir, str) or not os.path.isabs(data_dir):
             raise PolicyConfigError(f"the data folder must be an absolute path, not {data_dir!r}")
-        self.data_dir = os.path.realpath(data_dir)
+        # The generic checks (relative paths, "..", symbolic links) are dcc_link's.
+        self.folder = DataFolder(data_dir)
+        self.data_dir = self.folder.root
         self.allow = tuple(allow)
         for entry in self.allow:
             if not isinstance(entry, str) or not entry:
@@ -245,17 +248,13 @@ class Policy:
     def resolve(self, value: str, base: Optional[str] = None) -> str:
         """The absolute path ``value`` names: relative paths and Blender's ``//`` are taken
         from ``base`` (the data folder unless given); ``~`` is not expanded."""
-        base = self.data_dir if base is None else base
         if value.startswith("//"):
             value = value[2:]
-        if not os.path.isabs(value):
-            value = os.path.join(base, value)
-        return os.path.normpath(value)
+        return self.folder.resolve(value, base)
 
     def inside(self, absolute: str) -> bool:
         """True when ``absolute`` resolves (symlinks followed) inside the data folder."""
-        real = os.path.realpath(absolute)
-        return real == self.data_dir or real.startswith(self.data_dir + os.sep)
+        return self.folder.inside(absolute)
 
     def check_path(
         self, argument: str, value: str, subtype: str = "FILE_PATH", base: Optional[str] = None
@@ -300,17 +299,12 @@ class Policy:
         return "the data folder" if relative == "." else f"the folder {relative!r}"
 
     def _outside(self, argument: str, value: str, absolute: str) -> PolicyRefusal:
-        real = os.path.realpath(absolute)
-        shown = repr(value) if real == value else f"{value!r} (resolves to {real!r})"
-        return PolicyRefusal(
-            DATA_FOLDER_RULE,
-            f"{argument} {shown} is refused (rule {DATA_FOLDER_RULE!r}): files must be inside "
-            f"the data folder {self.data_dir!r}",
-        )
+        refusal = self.folder.outside(argument, value, absolute)
+        return PolicyRefusal(refusal.rule, refusal.message)
 
     def relative(self, absolute: str) -> str:
         """``absolute`` relative to the data folder (for results)."""
-        return os.path.relpath(os.path.realpath(absolute), self.data_dir)
+        return self.folder.relative(absolute)
 
     def describe(self) -> Dict[str, object]:
         """The policy as JSON (for ``ping``)."""

@@ -1,18 +1,20 @@
 import { mkdir, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { DccApiCatalog } from "@dcc/catalog";
-import { type CommandDefinition, CommandError, type DccAdapter } from "@dcc/executor";
+import type {
+  CommandDefinition,
+  CommandError,
+  CommandErrorOptions,
+  DccAdapter,
+} from "@dcc/executor";
+import { createLinkedAdapter, keywordArgs, type LinkedCaller } from "@dcc/linked-adapter";
 import { createBlenderCatalog } from "../blender-catalog.ts";
 import type { BlenderCommandRecord } from "../blender-command-record.ts";
 import { blenderDataCommands } from "../blender-data-command.ts";
 import { blenderOperatorData } from "../blender-operator-data.ts";
-import { BlenderAttachment } from "./blender-attachment.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
-import type { BlenderLaneData } from "./blender-dispatch-lane.ts";
-import { BlenderHost } from "./blender-host.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
-import type { BlenderConnection } from "./internal/blender-connection.ts";
 
 /** Options for {@link createBlenderAdapter}. */
 export interface BlenderAdapterOptions {
@@ -76,37 +78,22 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     throw new TypeError("createBlenderAdapter needs a dataDir (or attach, for a running Blender)");
   }
   let dataDir = options.dataDir === undefined ? "" : resolve(options.dataDir);
-  let host: BlenderConnection | undefined;
   let catalog = options.catalog;
   const getCatalog = (): DccApiCatalog => {
     catalog ??= createBlenderCatalog({ policy: options.policy });
     return catalog;
   };
+  const createError = (init: CommandErrorOptions): CommandError => new BlenderCommandError(init);
 
-  const call = (
-    command: string,
-    method: string,
-    params: Readonly<Record<string, unknown>>,
-    signal: AbortSignal,
-  ): Promise<unknown> => {
-    if (host === undefined) {
-      const message = `${command} did not run: Blender has not been started`;
-      return Promise.reject(
-        new BlenderCommandError({ command, code: "HOST_GONE", message, completion: "not_started" }),
-      );
-    }
-    return host.call(command, method, params, signal);
-  };
-
-  const operatorCommand = (name: string): CommandDefinition => ({
+  const operatorCommand = (caller: LinkedCaller, name: string): CommandDefinition => ({
     name,
     ...recordText(getCatalog(), name),
     handler: async (args, context) => {
       try {
-        return await call(
+        return await caller.call(
           name,
           "blender.op",
-          { operator: name, args: keywordArgs(name, args) },
+          { operator: name, args: keywordArgs(name, args, createError) },
           context.signal,
         );
       } catch (error) {
@@ -114,94 +101,79 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
       }
     },
   });
-  const dataCommand = (name: string): CommandDefinition => ({
-    name,
-    ...recordText(getCatalog(), name),
-    handler: (args, context) => call(name, name, keywordArgs(name, args), context.signal),
-  });
 
-  return {
+  const attach = options.attach;
+  const linked = createLinkedAdapter({
     dccName: "blender",
-    // One scene, one selection and one active object for every script: a second script waits
-    // for the first rather than taking turns with it call by call.
-    scriptsAtOnce: 1,
-    get dataDir() {
-      return dataDir;
-    },
-    get pid() {
-      return host?.pid;
-    },
-    get launches() {
-      return host?.launches ?? 0;
-    },
-    get output() {
-      return host?.output ?? "";
-    },
-    get sessionDir() {
-      return host?.sessionDir;
-    },
-    async start(context) {
-      const attach = options.attach;
-      if (attach !== undefined) {
-        host = new BlenderAttachment({
-          connectionFile: resolve(attach.connectionFile),
-          callTimeoutMs: options.callTimeoutMs ?? 300_000,
-          retryMs: 2000,
-          onStatus: (status) => context.reportHost(status),
-        });
-        await host.start(context.signal);
-        const ping = (await host.call("ping", "ping", {}, context.signal)) as { dataDir?: unknown };
-        if (typeof ping.dataDir === "string") dataDir = ping.dataDir;
-        return;
-      }
+    displayName: "Blender",
+    launch: async () => {
       await mkdir(dataDir, { recursive: true });
       dataDir = await realpath(dataDir);
-      const launch = blenderLaunch({
+      return blenderLaunch({
         blenderBin: options.blenderBin,
         dataDir,
         window: options.window ?? "none",
         policy: options.policy,
       });
-      host = new BlenderHost({
-        launch,
-        readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
-        callTimeoutMs: options.callTimeoutMs ?? 300_000,
-        graceMs: options.graceMs ?? 2000,
-        onStatus: (status) => context.reportHost(status),
-        onOutput: options.onOutput,
-      });
-      await host.start(context.signal);
     },
-    dispatchLane() {
-      const reach = host?.laneAccess?.();
-      if (reach === undefined) return undefined;
-      const data: BlenderLaneData = { access: reach.access };
-      return { module: laneModule, data, commands: laneCommands, key: reach.key };
+    attach:
+      attach === undefined
+        ? undefined
+        : {
+            connectionFile: resolve(attach.connectionFile),
+            reattachHint:
+              "Start Blender again with the DCC Link add-on enabled (and the same DCC_BLENDER_LINK_DIR); the adapter reattaches.",
+          },
+    // The data commands (the reads marked `lane` also run on a script's sandbox thread).
+    specs: blenderDataCommands(),
+    commands: (caller) =>
+      blenderOperatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
+    catalog: getCatalog,
+    readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
+    callTimeoutMs: options.callTimeoutMs ?? 300_000,
+    graceMs: options.graceMs ?? 2000,
+    restartNote: "with its factory start-up scene (unsaved changes are lost)",
+    // One scene, one selection and one active object for every script: a second script waits
+    // for the first rather than taking turns with it call by call.
+    scriptsAtOnce: 1,
+    async afterStart(caller, signal) {
+      if (attach === undefined) return;
+      // The attached Blender's own data folder (set in its add-on) applies.
+      const ping = (await caller.call("ping", "ping", {}, signal)) as { dataDir?: unknown };
+      if (typeof ping.dataDir === "string") dataDir = ping.dataDir;
     },
-    commands: () => [
-      ...blenderOperatorData().operators.map((operator) => operatorCommand(operator.name)),
-      ...blenderDataCommands().map((command) => dataCommand(command.name)),
-    ],
+    onOutput: options.onOutput,
+    createError,
+  });
+
+  return {
+    dccName: linked.dccName,
+    scriptsAtOnce: 1,
+    get dataDir() {
+      return dataDir;
+    },
+    get pid() {
+      return linked.pid;
+    },
+    get launches() {
+      return linked.launches;
+    },
+    get output() {
+      return linked.output;
+    },
+    get sessionDir() {
+      return linked.sessionDir;
+    },
+    start: (context) => linked.start(context),
+    dispatchLane: () => linked.dispatchLane?.(),
+    commands: () => linked.commands(),
     catalog: getCatalog,
     instructions: (tools) => blenderInstructions(tools, dataDir),
     executeDescription: (tools) => blenderExecuteDescription(tools),
-    call: (method, params = {}) => call(method, method, params, new AbortController().signal),
-    async close() {
-      await host?.close();
-    },
+    call: (method, params) => linked.call(method, params),
+    close: () => linked.close(),
   };
 }
-
-// Built code loads the built lane module; tests, which run the sources, load the source one.
-const laneModule = new URL(
-  `./blender-dispatch-lane.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
-  import.meta.url,
-).href;
-/**
- * The data commands that only read: safe to run again through the main thread if the lane's
- * connection breaks. Writes, RNA calls and operators always go through the main thread.
- */
-const laneCommands = ["data.get", "data.list", "data.describe"] as const;
 
 function recordText(
   catalog: DccApiCatalog,
@@ -210,17 +182,6 @@ function recordText(
   const record = catalog.get(name) as BlenderCommandRecord | undefined;
   if (record === undefined) return {};
   return { signature: record.signature, description: record.description };
-}
-
-/** A command's arguments: one object of keyword arguments, or nothing. */
-function keywordArgs(command: string, args: unknown): Record<string, unknown> {
-  if (args === undefined || args === null) return {};
-  if (typeof args === "object" && !Array.isArray(args)) return args as Record<string, unknown>;
-  throw new CommandError({
-    command,
-    code: "INVALID_ARGS",
-    message: `${command} takes one object of keyword arguments, e.g. dispatch("${command}", { … }); got ${Array.isArray(args) ? "an array" : typeof args}`,
-  });
 }
 
 /** A `POLL_FAILED` error also says where the catalog found the operator's poll() passes. */

@@ -1,0 +1,3 @@
+import { defineDccProject } from "@dcc/vitest-config";
+
+export default defineDccProject({ name: "example-linked" });
