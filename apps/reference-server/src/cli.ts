@@ -27,6 +27,7 @@ try {
     dataDir: config.dataDir,
     scriptsDir: config.scriptsDir,
     blenderWindow: config.blenderWindow,
+    maya: config.maya,
     ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),
   });
@@ -56,7 +57,7 @@ process.on("SIGTERM", () => stop("SIGTERM"));
 // The ready line comes last: whoever reads it may signal this process at once.
 const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
 process.stderr.write(
-  `dcc reference server (${dccLabels(config.dcc)}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
+  `dcc reference server (${dccLabels(config.dcc, undefined, config)}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
 );
 
 void server.closed.then(() => {

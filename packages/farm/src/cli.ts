@@ -1,14 +1,32 @@
 #!/usr/bin/env node
 // dcc-farm-worker: one DCC, one job at a time, from a pool of the farm's queue.
+import { resolve } from "node:path";
 import { createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
-import { createMayaAdapter } from "@dcc/maya";
+import { createLinkedMayaAdapter, createMayaAdapter } from "@dcc/maya";
 import { FarmError } from "./farm-error.ts";
 import { parseWorkerArguments, workerUsage } from "./internal/worker-arguments.ts";
 import { runFarmWorker } from "./run-farm-worker.ts";
 
-const adapters: Record<string, (dataDir: string | undefined) => DccAdapter> = {
-  maya: (dataDir) => createMayaAdapter(dataDir === undefined ? {} : { dataDir }),
+const adapters: Record<
+  string,
+  (dataDir: string | undefined, maya: string | undefined) => DccAdapter
+> = {
+  maya: (dataDir, maya) => {
+    if (maya === undefined || maya === "simulated") {
+      return createMayaAdapter(dataDir === undefined ? {} : { dataDir });
+    }
+    if (dataDir === undefined) {
+      throw new FarmError({
+        code: "INVALID_CONFIG",
+        message: "--dcc maya with a real Maya needs --data-dir, the folder its files stay in",
+      });
+    }
+    return createLinkedMayaAdapter({
+      dataDir: resolve(dataDir),
+      ...(maya === "mayapy" ? {} : { mayapy: maya }),
+    });
+  },
   blender: (dataDir) => {
     if (dataDir === undefined) {
       throw new FarmError({
@@ -37,10 +55,10 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const { dcc: _dcc, dataDir, ...options } = parsed;
+  const { dcc: _dcc, dataDir, maya, ...options } = parsed;
   let adapter: DccAdapter;
   try {
-    adapter = create(dataDir);
+    adapter = create(dataDir, maya);
   } catch (error) {
     process.stderr.write(`dcc-farm-worker: ${(error as Error).message}\n${workerUsage}\n`);
     process.exitCode = 2;

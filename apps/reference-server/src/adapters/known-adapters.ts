@@ -1,6 +1,6 @@
 import { type BlenderWindow, createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
-import { createMayaAdapter } from "@dcc/maya";
+import { createLinkedMayaAdapter, createMayaAdapter } from "@dcc/maya";
 
 /** What an adapter of the registry is made from. */
 export interface AdapterSettings {
@@ -8,12 +8,24 @@ export interface AdapterSettings {
   dataDir?: string;
   /** How Blender runs (`none`: headless, the default; `xvfb`; `display`). */
   blenderWindow?: BlenderWindow;
+  /** Which Maya `maya` serves: the simulated scene (the default), `mayapy`, or an attached one. */
+  maya?: MayaChoice;
 }
+
+/**
+ * Which Maya the `maya` entry serves: `simulated` (the in-memory scene), `mayapy` (a real
+ * headless Maya: `path`, else `MAYAPY_BIN`, `$MAYA_LOCATION/bin/mayapy`, `PATH`), or `attach`
+ * (the user's Maya running the `dcc_maya_link` plug-in, through its connection file).
+ */
+export type MayaChoice =
+  | { readonly kind: "simulated" }
+  | { readonly kind: "mayapy"; readonly path?: string | undefined }
+  | { readonly kind: "attach"; readonly connectionFile: string };
 
 /** One DCC the reference server can serve, by the name `--dcc` takes. */
 export interface KnownAdapter {
   /** How the start-up line names it, e.g. `simulated Maya`. */
-  readonly label: string;
+  readonly label: string | ((settings: AdapterSettings) => string);
   /** A fresh adapter. */
   create(settings: AdapterSettings): DccAdapter;
 }
@@ -24,9 +36,27 @@ export interface KnownAdapter {
  */
 export const knownAdapters: Readonly<Record<string, KnownAdapter>> = Object.freeze({
   maya: {
-    label: "simulated Maya",
-    create: (settings: AdapterSettings) =>
-      createMayaAdapter(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir }),
+    label: (settings: AdapterSettings) =>
+      settings.maya?.kind === "mayapy"
+        ? "Maya (mayapy)"
+        : settings.maya?.kind === "attach"
+          ? "Maya (attached)"
+          : "simulated Maya",
+    create: (settings: AdapterSettings) => {
+      const choice = settings.maya ?? { kind: "simulated" };
+      if (choice.kind === "attach") {
+        return createLinkedMayaAdapter({ attach: { connectionFile: choice.connectionFile } });
+      }
+      if (choice.kind === "mayapy") {
+        if (settings.dataDir === undefined) {
+          throw new TypeError(
+            "A real Maya needs a data folder for its files (dataDir, --data-dir)",
+          );
+        }
+        return createLinkedMayaAdapter({ dataDir: settings.dataDir, mayapy: choice.path });
+      }
+      return createMayaAdapter(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir });
+    },
   },
   blender: {
     label: "Blender",

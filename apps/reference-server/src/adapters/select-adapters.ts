@@ -49,6 +49,12 @@ export function selectAdapters(
 export function dccLabels(
   names: readonly string[] | undefined,
   registry: Readonly<Record<string, KnownAdapter>> = knownAdapters,
+  settings: AdapterSettings = {},
 ): string {
-  return (names ?? [defaultDcc]).map((name) => registry[name]?.label ?? name).join(", ");
+  return (names ?? [defaultDcc])
+    .map((name) => {
+      const label = registry[name]?.label ?? name;
+      return typeof label === "function" ? label(settings) : label;
+    })
+    .join(", ");
 }

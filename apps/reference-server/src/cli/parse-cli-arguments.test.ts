@@ -13,8 +13,31 @@ describe("parseCliArguments", () => {
       dataDir: join(homedir(), ".dcc-reference-server", "scenes"),
       scriptsDir: join(homedir(), ".dcc-reference-server", "scripts"),
       blenderWindow: "none",
+      maya: { kind: "simulated" },
       help: false,
     });
+  });
+
+  it("picks the Maya: simulated by default, mayapy when asked or when MAYAPY_BIN is set, or an attached one", () => {
+    const maya = (argv: string[], env: Record<string, string> = {}) =>
+      parseCliArguments(argv, env, "/w").maya;
+    expect(maya([])).toEqual({ kind: "simulated" });
+    expect(maya(["--maya", "mayapy"])).toEqual({ kind: "mayapy" });
+    expect(maya([], { MAYAPY_BIN: "/opt/maya/bin/mayapy" })).toEqual({ kind: "mayapy" });
+    expect(maya(["--maya", "simulated"], { MAYAPY_BIN: "/opt/x" })).toEqual({ kind: "simulated" });
+    expect(maya(["--maya", "bin/mayapy"])).toEqual({ kind: "mayapy", path: "/w/bin/mayapy" });
+    expect(maya([], { DCC_MAYA: "/opt/mayapy" })).toEqual({ kind: "mayapy", path: "/opt/mayapy" });
+    expect(maya(["--maya-attach", "link/connection.json"])).toEqual({
+      kind: "attach",
+      connectionFile: "/w/link/connection.json",
+    });
+    expect(maya([], { DCC_MAYA_ATTACH: "/run/c.json" })).toEqual({
+      kind: "attach",
+      connectionFile: "/run/c.json",
+    });
+    expect(() => maya(["--maya", "mayapy", "--maya-attach", "c.json"])).toThrow(
+      /--maya and --maya-attach name different Mayas/,
+    );
   });
 
   it("takes how Blender runs from the flag, then DCC_BLENDER_WINDOW, and refuses other values", () => {

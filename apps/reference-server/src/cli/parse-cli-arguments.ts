@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
-import { knownAdapters } from "../adapters/known-adapters.ts";
+import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
 
 /** What the command line asked for. */
@@ -17,6 +17,8 @@ export interface CliConfig {
   scriptsDir: string;
   /** How Blender runs, from `--blender-window` or `DCC_BLENDER_WINDOW`. */
   blenderWindow: BlenderWindow;
+  /** Which Maya `maya` serves, from `--maya`/`--maya-attach` (or `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`). */
+  maya: MayaChoice;
   help: boolean;
 }
 
@@ -41,6 +43,11 @@ Options:
                     default ~/.dcc-reference-server/scripts)
   --blender-window <none|xvfb|display>  How Blender runs (env DCC_BLENDER_WINDOW; default none:
                     headless; xvfb: its window manager under a virtual display; display: on $DISPLAY)
+  --maya <simulated|mayapy|PATH>  Which Maya --dcc maya serves (env DCC_MAYA): simulated (the
+                    default, unless MAYAPY_BIN is set), mayapy (a real headless Maya found from
+                    MAYAPY_BIN, MAYA_LOCATION, then PATH) or the path of a mayapy
+  --maya-attach <file>  Drive the user's Maya running the dcc_maya_link plug-in, through the
+                    connection.json it wrote (env DCC_MAYA_ATTACH)
   -h, --help        Show this help
 `;
 
@@ -52,7 +59,7 @@ export class CliUsageError extends Error {
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
  * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
- * `DCC_BLENDER_WINDOW`) and then to the
+ * `DCC_BLENDER_WINDOW`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`) and then to the
  * defaults.
  * @throws {CliUsageError} for unknown flags, a bad port, or an unknown or repeated DCC name.
  */
@@ -74,6 +81,8 @@ export function parseCliArguments(
         "data-dir": { type: "string" },
         "scripts-dir": { type: "string" },
         "blender-window": { type: "string" },
+        maya: { type: "string" },
+        "maya-attach": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -117,6 +126,12 @@ export function parseCliArguments(
       `Invalid Blender window: ${windowText} (expected ${blenderWindows.join(", ")})`,
     );
   }
+  const maya = mayaChoice(
+    (values["maya"] as string | undefined) ?? env["DCC_MAYA"],
+    (values["maya-attach"] as string | undefined) ?? env["DCC_MAYA_ATTACH"],
+    env,
+    cwd,
+  );
   return {
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
@@ -126,6 +141,28 @@ export function parseCliArguments(
     dataDir: resolve(cwd, dataDir),
     scriptsDir: resolve(cwd, scriptsDir),
     blenderWindow: windowText as BlenderWindow,
+    maya,
     help: values["help"] === true,
   };
+}
+
+function mayaChoice(
+  maya: string | undefined,
+  attach: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): MayaChoice {
+  if (attach !== undefined && attach !== "") {
+    if (maya !== undefined && maya !== "") {
+      throw new CliUsageError("--maya and --maya-attach name different Mayas: give one");
+    }
+    return { kind: "attach", connectionFile: resolve(cwd, attach) };
+  }
+  // A configured mayapy (MAYAPY_BIN) makes the real Maya the default.
+  const wanted = maya ?? (env["MAYAPY_BIN"] ? "mayapy" : "simulated");
+  if (wanted === "simulated") return { kind: "simulated" };
+  if (wanted === "mayapy") return { kind: "mayapy" };
+  if (wanted === "")
+    throw new CliUsageError("--maya needs simulated, mayapy or the path of a mayapy");
+  return { kind: "mayapy", path: wanted.includes("/") ? resolve(cwd, wanted) : wanted };
 }

@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { BlenderWindow } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
 import { createDccServer, type DccAdapterRegistration, type DccServer } from "@dcc/mcp-bridge";
+import type { MayaChoice } from "../adapters/known-adapters.ts";
 import { selectAdapters } from "../adapters/select-adapters.ts";
 
 /** Options for {@link createReferenceServer}. */
@@ -26,6 +27,11 @@ export interface ReferenceServerOptions {
   dataDir?: string;
   /** How Blender runs when `dcc` names it: `none` (headless, default), `xvfb` or `display`. */
   blenderWindow?: BlenderWindow;
+  /**
+   * Which Maya `maya` serves: `{ kind: "simulated" }` (default), `{ kind: "mayapy", path? }` (a
+   * real headless Maya; it needs `dataDir`) or `{ kind: "attach", connectionFile }`.
+   */
+  maya?: MayaChoice;
   /** How long an adapter may take to start (Blender launches a process). Default 180 000 ms. */
   startTimeoutMs?: number;
   /**
@@ -55,10 +61,11 @@ const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
-  const { dcc, adapters, dataDir, blenderWindow, ...rest } = options;
+  const { dcc, adapters, dataDir, blenderWindow, maya, ...rest } = options;
   const settings = {
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(blenderWindow === undefined ? {} : { blenderWindow }),
+    ...(maya === undefined ? {} : { maya }),
   };
   return createDccServer({
     ...serverInfo,

@@ -9,6 +9,11 @@ export interface WorkerArguments {
   pool: string;
   /** The DCC's data folder (.blend files and renders for Blender). */
   dataDir?: string;
+  /**
+   * For `--dcc maya`: `simulated` (the default, unless `MAYAPY_BIN` is set), `mayapy` (found from
+   * `MAYAPY_BIN`, `$MAYA_LOCATION/bin/mayapy`, `PATH`) or the path of a `mayapy`.
+   */
+  maya?: string;
   redis: FarmRedisOptions;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -17,10 +22,12 @@ export interface WorkerArguments {
 
 /** The usage text. */
 export const workerUsage = `Usage: dcc-farm-worker --dcc maya|blender [--pool <dcc>] [--data-dir <folder>]
+  [--maya simulated|mayapy|<path to mayapy>]
   [--redis redis://127.0.0.1:6379] [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000]
   [--stalled-interval-ms 30000] [--max-stalled-count 0]
 --dcc blender runs a headless Blender (blender on PATH or BLENDER_BIN) whose files stay inside
---data-dir, which it needs.
+--data-dir, which it needs. --dcc maya runs the simulated scene, or with --maya mayapy (or
+MAYAPY_BIN set, or --maya <path>) a real headless Maya whose files stay inside --data-dir.
 The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
 DCC_FARM_REDIS_PASSWORD (keep it off the command line).`;
 
@@ -40,6 +47,7 @@ export function parseWorkerArguments(
         dcc: { type: "string" },
         pool: { type: "string" },
         "data-dir": { type: "string" },
+        maya: { type: "string" },
         redis: { type: "string" },
         "redis-tls": { type: "boolean" },
         prefix: { type: "string" },
@@ -75,8 +83,16 @@ export function parseWorkerArguments(
   if (dataDir === "") {
     throw new FarmError({ code: "INVALID_CONFIG", message: "--data-dir must name a folder" });
   }
+  const maya = (values["maya"] as string | undefined) ?? (env["MAYAPY_BIN"] ? "mayapy" : undefined);
+  if (maya === "") {
+    throw new FarmError({
+      code: "INVALID_CONFIG",
+      message: "--maya needs simulated, mayapy or the path of a mayapy",
+    });
+  }
   return {
     dcc,
+    ...(maya === undefined ? {} : { maya }),
     pool: (values["pool"] as string | undefined) ?? dcc,
     ...(typeof dataDir === "string" ? { dataDir } : {}),
     redis: {
