@@ -30,7 +30,7 @@ FILE_WORDS = frozenset({"file", "filepath", "filename", "path", "uri", "subpath"
 NAME_WORDS = frozenset({"suffix", "prefix", "extension"})
 # Descriptions that say a path is not a file path but a path inside Blender or another format.
 NOT_FILE = re.compile(
-    r"data[- ]?path|rna path|path of (the )?property|path to property|\bproperty\b|openxr|"
+    r"data[- ]?path|rna path|path of (the )?property|path to property|openxr|"
     r"\barchive\b|\bcatalog\b|path of id|object path|component path|user path",
     re.I,
 )
@@ -53,9 +53,7 @@ def path_option_kind(identifier: str, subtype: str, description: str = "") -> Op
         if words & NAME_WORDS:
             return "name"
         return "folder" if DESCRIPTION_FOLDER.search(description) and not DESCRIPTION_FILE.search(description) else "file"
-    if "file" in words or ("file" in identifier and words & NAME_WORDS):
-        return "name"
-    if words & NAME_WORDS and DESCRIPTION_FILE.search(description):
+    if words & NAME_WORDS and ("file" in identifier or DESCRIPTION_FILE.search(description)):
         return "name"
     if DESCRIPTION_FOLDER.search(description) and re.search(r"\b(to|in|of|for)\b", description):
         return "folder"
