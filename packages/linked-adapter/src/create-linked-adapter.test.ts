@@ -188,6 +188,8 @@ describe("createLinkedAdapter over a real Python host", () => {
     const { adapter, run } = await start({ callTimeoutMs: 600_000, terminateGraceMs: 1000 });
     const pid = adapter.pid as number;
     const pending = failure(run("kit.hang"));
+    // Closed once the call runs: a close before it was sent fails it with SHUTTING_DOWN instead.
+    await waitUntil(() => adapter.output.includes("HANGING"), "kit.hang runs");
     await adapter.close();
     const error = await pending;
     expect(error.code).toBe("HOST_GONE");
