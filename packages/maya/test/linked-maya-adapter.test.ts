@@ -18,6 +18,20 @@ describe("a missing Maya", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it("passes process options to the launch (TCP, token in a file)", async () => {
+    const session = await startMayaSession({
+      processOptions: { transport: "tcp", tokenVia: "file" },
+    });
+    try {
+      expect(session.adapter.connection).toBeDefined();
+      const welcome = await session.adapter.call("maya.ping");
+      expect(welcome).toMatchObject({ loop: "blocking" });
+      expect(session.output()).toMatch(/"kind": ?"tcp"/);
+    } finally {
+      await session.close();
+    }
+  });
+
   it("needs a data folder to launch one", () => {
     expect(() => createLinkedMayaAdapter({})).toThrow(/data folder/);
   });

@@ -13,6 +13,7 @@ it("packs the Maya side without the stand-in", () => {
   expect(output).toContain("python/dcc_maya/startup.py");
   expect(output).toContain("python/dcc_maya/policy.generated.json");
   expect(output).toContain("python/plug-ins/dcc_maya_link.py");
+  expect(output).toContain("python/user-setup/userSetup.py");
   expect(output).not.toContain("stand_in");
   expect(output).not.toContain("python/tests");
 });

@@ -7,7 +7,12 @@ import {
   type DccTransactionOptions,
   type DccTransactionReport,
 } from "@dcc/executor";
-import { createLinkedAdapter, type LinkedAdapter, type LinkedCaller } from "@dcc/linked-adapter";
+import {
+  createLinkedAdapter,
+  type LinkedAdapter,
+  type LinkedCaller,
+  type LinkedLaunch,
+} from "@dcc/linked-adapter";
 import { mayaExecuteDescription } from "../adapter/maya-tool-texts.ts";
 import { createMayaCatalog } from "../catalog/maya-catalog.ts";
 import { mayaCommands } from "../catalog/maya-commands.ts";
@@ -31,6 +36,12 @@ export interface LinkedMayaAdapterOptions {
   allow?: readonly string[] | undefined;
   /** More environment for a launched `mayapy`. */
   env?: Readonly<Record<string, string>> | undefined;
+  /**
+   * More options for the launched `mayapy` process, passed to `@dcc/link`'s `DccProcess` as
+   * they are (`transport`, `tokenVia`, `processGroup`, and what the link adds later, such as a
+   * sandbox).
+   */
+  processOptions?: Omit<LinkedLaunch, "command" | "args" | "env"> | undefined;
   /** Catalog for `dcc_search`; the reference Maya catalog by default. */
   catalog?: DccApiCatalog | undefined;
   /** Bound on launch-to-ready (Maya is slow to initialize). Default 180000 ms. */
@@ -99,6 +110,7 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
     ...(options.attach === undefined
       ? {
           launch: () => ({
+            ...options.processOptions,
             command: findMayapy({ mayapy: options.mayapy }),
             args: [mayaStartupScript],
             env: {
