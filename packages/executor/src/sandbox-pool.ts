@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
-import type { DispatchLane } from "./dispatch-lane.ts";
 import { PooledWorker, type RunHooks } from "./internal/pooled-worker.ts";
-import type { RunEntry, RunLimits, RunOutcome } from "./internal/sandbox-types.ts";
+import { type SandboxJob, type SandboxRunResult, setPoolRun } from "./internal/run-on-pool.ts";
+import type { RunOutcome } from "./internal/sandbox-types.ts";
 
 /** Options for {@link SandboxPool}. */
 export interface SandboxPoolOptions {
@@ -19,22 +19,6 @@ export interface SandboxPoolOptions {
   cancelGraceMs?: number;
 }
 
-/** One script for {@link runOnPool}. */
-export interface SandboxJob {
-  code: string;
-  entry?: RunEntry;
-  limits: RunLimits;
-  /** Absolute deadline in `Date.now()` milliseconds. */
-  deadline: number;
-  streamLogs: boolean;
-  streamProgress: boolean;
-  /** Commands the sandbox thread may run itself (see {@link DispatchLane}). */
-  lane?: DispatchLane;
-}
-
-/** How a pooled run ended: the worker's outcome, plus whether a worker ever started it. */
-export type SandboxRunResult = RunOutcome & { started: boolean };
-
 /** A snapshot of a {@link SandboxPool}'s workers and queue, from {@link SandboxPool.stats}. */
 export interface SandboxPoolStats {
   /** Worker threads alive, starting ones included (at most the pool's `size`). */
@@ -47,28 +31,6 @@ export interface SandboxPoolStats {
   busy: number;
   /** Runs waiting for a free worker. */
   queued: number;
-}
-
-let runOn: (
-  pool: SandboxPool,
-  job: SandboxJob,
-  hooks: RunHooks,
-  signal: AbortSignal,
-) => Promise<SandboxRunResult>;
-
-/**
- * Runs one job on a free worker of `pool` (internal to `@dcc/executor`;
- * {@link DccApiExecutor.execute} is the public way in). Never rejects. `signal` cancels it: the
- * worker's interrupt flag is raised and, if the script does not stop within the grace period, the
- * worker is terminated.
- */
-export function runOnPool(
-  pool: SandboxPool,
-  job: SandboxJob,
-  hooks: RunHooks,
-  signal: AbortSignal,
-): Promise<SandboxRunResult> {
-  return runOn(pool, job, hooks, signal);
 }
 
 const headroomBytes = 32 * 1024 * 1024;
@@ -94,7 +56,7 @@ const spareAfterMs = 100;
  */
 export class SandboxPool {
   static {
-    runOn = (pool, job, hooks, signal) => pool.#run(job, hooks, signal);
+    setPoolRun((pool, job, hooks, signal) => pool.#run(job, hooks, signal));
   }
   /** Number of worker threads. */
   readonly size: number;
@@ -149,7 +111,7 @@ export class SandboxPool {
     await Promise.all([...this.#starting].map((worker) => worker.ready.catch(() => {})));
   }
 
-  /** See {@link runOnPool}. */
+  /** See `runOnPool` (internal). */
   async #run(job: SandboxJob, hooks: RunHooks, signal: AbortSignal): Promise<SandboxRunResult> {
     const notStarted = (errorCode: "CANCELLED" | "TIMEOUT" | "INTERNAL", error: string) =>
       ({

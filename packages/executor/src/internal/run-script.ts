@@ -13,11 +13,12 @@ import type {
   JsonValue,
 } from "../execute-result.ts";
 import type { ExecutorLimits } from "../executor-limits.ts";
-import { runOnPool, type SandboxJob, type SandboxPool } from "../sandbox-pool.ts";
+import type { SandboxPool } from "../sandbox-pool.ts";
 import type { ToolDispatcher } from "../tool-dispatcher.ts";
 import { cancelledText, watchCancelSources } from "./cancel-sources.ts";
 import { createHostCallHandler } from "./host-call-handler.ts";
 import type { RunHooks } from "./pooled-worker.ts";
+import { runOnPool, type SandboxJob } from "./run-on-pool.ts";
 
 /** What an execution runs against: the executor's name, limits, pool and dispatcher. */
 export interface RunTarget {

@@ -1,7 +1,7 @@
 // Messages between the main thread and a sandbox worker.
 
 import type { ExecuteLogEntry, ExecuteProgress } from "../execute-options.ts";
-import type { SandboxJob } from "../sandbox-pool.ts";
+import type { SandboxJob } from "./run-on-pool.ts";
 import type { RunOutcome } from "./sandbox-types.ts";
 
 /** Data a sandbox worker is started with. */
