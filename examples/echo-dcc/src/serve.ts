@@ -3,6 +3,13 @@
 import { createDccServer } from "@dcc/mcp-bridge";
 import { createEchoAdapter } from "./echo-adapter.ts";
 
+if (process.argv[2] === "--help" || process.argv[2] === "-h") {
+  process.stdout.write(
+    "Usage: dcc-echo-server [port]\nServes the echo DCC over MCP (Streamable HTTP) on port (default 8766).\n",
+  );
+  process.exit(0);
+}
+
 const server = await createDccServer({
   adapters: [createEchoAdapter()],
   port: Number(process.argv[2] ?? 8766),

@@ -5,7 +5,7 @@ import { createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
 import { createLinkedMayaAdapter, createMayaAdapter } from "@dcc/maya";
 import { FarmError } from "./farm-error.ts";
-import { parseWorkerArguments, workerUsage } from "./internal/worker-arguments.ts";
+import { parseWorkerArguments, wantsUsage, workerUsage } from "./internal/worker-arguments.ts";
 import { runFarmWorker } from "./run-farm-worker.ts";
 
 const adapters: Record<
@@ -39,6 +39,10 @@ const adapters: Record<
 };
 
 async function main(): Promise<void> {
+  if (wantsUsage(process.argv.slice(2))) {
+    process.stdout.write(`${workerUsage}\n`);
+    return;
+  }
   let parsed: ReturnType<typeof parseWorkerArguments>;
   try {
     parsed = parseWorkerArguments(process.argv.slice(2), process.env);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWorkerArguments } from "./worker-arguments.ts";
+import { parseWorkerArguments, wantsUsage } from "./worker-arguments.ts";
 
 describe("parseWorkerArguments", () => {
   it("takes the DCC, pool, data folder and Redis from flags, the password from the environment", () => {
@@ -43,5 +43,14 @@ describe("parseWorkerArguments", () => {
       "--data-dir must name a folder",
     );
     expect(() => parseWorkerArguments(["--dcc", "maya", "--colour", "red"], {})).toThrow(/colour/);
+  });
+});
+
+describe("wantsUsage", () => {
+  it("is true for --help or -h anywhere before --, false otherwise", () => {
+    expect(wantsUsage(["--help"])).toBe(true);
+    expect(wantsUsage(["--dcc", "maya", "-h"])).toBe(true);
+    expect(wantsUsage(["--dcc", "maya"])).toBe(false);
+    expect(wantsUsage(["--", "--help"])).toBe(false);
   });
 });

@@ -31,6 +31,12 @@ MAYAPY_BIN set, or --maya <path>) a real headless Maya whose files stay inside -
 The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
 DCC_FARM_REDIS_PASSWORD (keep it off the command line).`;
 
+/** Whether `argv` asks for the usage (`--help` or `-h`), whatever else it holds. */
+export function wantsUsage(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
 /**
  * Parses `argv` (without node and the script) and `env`.
  * @throws {@link FarmError} `INVALID_CONFIG` with the problem.
