@@ -23,7 +23,7 @@ function installExample(readme: string): { heading: string | undefined; code: st
   const rest = readme.slice(heading.index);
   const next = rest.slice(3).search(/^## /m);
   const section = next === -1 ? rest : rest.slice(0, next + 3);
-  return { heading: heading[1], code: /```ts\n([\s\S]*?)```/.exec(section)?.[1] };
+  return { heading: heading[1], code: /```ts[^\n]*\n([\s\S]*?)```/.exec(section)?.[1] };
 }
 
 const packages = readWorkspacePackages(root).filter(
