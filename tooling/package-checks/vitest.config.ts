@@ -1,0 +1,3 @@
+import { defineDccProject } from "@dcc/vitest-config";
+
+export default defineDccProject({ name: "package-checks", testTimeout: 600_000 });
