@@ -3,6 +3,13 @@
 import { createDccServer } from "@dcc/mcp-bridge";
 import { createTinyAdapter } from "./tiny-adapter.ts";
 
+if (process.argv[2] === "--help" || process.argv[2] === "-h") {
+  process.stdout.write(
+    "Usage: dcc-tiny-server [port] [dataDir]\nServes the tiny DCC over MCP (Streamable HTTP) on port (default 8767), its files in dataDir (default tiny-data).\n",
+  );
+  process.exit(0);
+}
+
 const adapter = createTinyAdapter({
   dataDir: process.argv[3] ?? "tiny-data",
   onOutput: (text) => process.stderr.write(text),
