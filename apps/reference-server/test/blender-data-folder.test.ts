@@ -165,13 +165,16 @@ for (const [label, adapterOptions] of configurations) {
         dispatch("data.set", { path: image + ".filepath_raw", value: "//in.png" });
         dispatch("data.set", { path: 'scenes["Scene"].render.filepath', value: "//../rout/" });
         const render_save = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend", relative_remap: false }));
-        dispatch("data.set", { path: 'scenes["Scene"].render.filepath', value: "//renders/" });
+        // Blender remaps an image read from a file, but not the render output: it is kept
+        // pointing where it did.
+        dispatch("data.set", { path: 'scenes["Scene"].render.filepath', value: "//../renders/" });
         dispatch("data.set", { path: image + ".filepath_raw", value: "//../rr.png" });
         // Saved with its paths remapped, the file's stored paths keep meaning what they meant.
         const remapped = attempt(() => dispatch("wm.save_as_mainfile", { filepath: "top.blend" }));
         const written = attempt(() => dispatch("image.save_all_modified", {}));
         return { image_save, plain_save, render_save, remapped, written,
-                 stored: dispatch("data.get", { path: image + ".filepath_raw" }) };
+                 stored: dispatch("data.get", { path: image + ".filepath_raw" }),
+                 output: dispatch("data.get", { path: 'scenes["Scene"].render.filepath' }) };
       `);
       expect(output["image_save"]).toMatchObject({ code: "POLICY" });
       expect(output["image_save"]?.message).toMatch(/images\["src"\]\.filepath/);
@@ -181,6 +184,7 @@ for (const [label, adapterOptions] of configurations) {
       expect(output["render_save"]?.message).toMatch(/render\.filepath/);
       expect(output["remapped"]?.ok).toMatchObject({ result: ["FINISHED"] });
       expect(output["stored"]).toBe("//rr.png");
+      expect(output["output"]).toBe("//renders/");
       expect(output["written"]?.ok).toMatchObject({ files: ["rr.png"] });
       expect(filesUnder(dataDir)).toEqual(
         expect.arrayContaining(["rr.png", "sub/in.png", "top.blend"]),

@@ -436,7 +436,10 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     files_before = _file_states(output)
     tree_before = _tree_states(policy.data_dir) if _may_write(operator, args, given) else None
     reports: List[str] = []
+    meanings = stored_paths.relative_meanings(policy) if operator in _CURRENT_FILE_SAVES else None
     result = run_operator(function, operator, args, reports)
+    if meanings:
+        _repair_after_save(policy, function, operator, args, meanings, reports)
     if operator in _LOADS_BLEND:
         _check_loaded(policy, operator, before)
     if "CANCELLED" in result:
@@ -455,6 +458,23 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     if written is not None:
         out["files"] = [policy.relative(path) for path in written]
     return out
+
+
+def _repair_after_save(policy, function, operator: str, args, meanings, reports: List[str]) -> None:
+    """A save that moved the file re-bases the ``//`` paths Blender does not remap: those now
+    outside are pointed back at what they meant and the file is written again, so neither the
+    open file nor the one on disk holds a path that leads out of the data folder."""
+    repaired = stored_paths.repair_after_save(policy, meanings)
+    if not repaired:
+        return
+    again = dict(args)
+    if operator == "wm.save_as_mainfile":
+        again["filepath"] = bpy.data.filepath
+    run_operator(function, operator, again, [])
+    reports.append(f"Info: relative paths kept pointing where they did: {', '.join(repaired)}")
+    left = stored_paths.refusal(policy, operator, stored_paths.blend_dir())
+    if left is not None:
+        raise _refusal(left)
 
 
 # Operators that bring in a .blend's data-blocks with the paths stored in them.

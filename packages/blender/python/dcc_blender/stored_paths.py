@@ -205,3 +205,39 @@ def refusal(policy, what: str, blend_dir: Optional[str]):
 def blend_dir() -> Optional[str]:
     """The open .blend's folder ('//' paths start there), or None while it is unsaved."""
     return os.path.dirname(bpy.data.filepath) if bpy.data.filepath else None
+
+
+def relative_meanings(policy) -> List[Tuple[str, object, str, str]]:
+    """(path of the property, owner, property, absolute path) of every stored ``//`` path of a
+    saved file, as it resolves now."""
+    base = blend_dir()
+    if base is None:
+        return []
+    meanings = []
+    for label, owner, prop in stored_paths():
+        value = getattr(owner, prop, "")
+        if isinstance(value, str) and value.startswith("//"):
+            meanings.append((label, owner, prop, policy.resolve(value, base)))
+    return meanings
+
+
+def repair_after_save(policy, meanings) -> List[str]:
+    """After a save moved the file: each ``//`` path Blender did not remap (a render output, a
+    File Output base path, a generated image's path) and that now resolves outside is pointed
+    again, relative to the new folder, at what it meant before the save. Returns the paths of
+    the properties repaired."""
+    base = blend_dir()
+    repaired = []
+    for label, owner, prop, before in meanings:
+        try:
+            value = getattr(owner, prop)
+        except ReferenceError:
+            continue
+        if not isinstance(value, str) or not value.startswith("//") or base is None:
+            continue
+        if policy.inside(policy.resolve(value, base)) or not policy.inside(before):
+            continue
+        trailing = os.sep if value.endswith(("/", os.sep)) else ""
+        setattr(owner, prop, "//" + os.path.relpath(before, base) + trailing)
+        repaired.append(label)
+    return repaired
