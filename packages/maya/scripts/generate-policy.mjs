@@ -30,6 +30,8 @@ const RULES = {
   "code-nodes": "script and expression nodes hold code that Maya runs",
   "script-nodes": "opening, importing or referencing a scene never runs its script nodes",
   "data-folder": "file paths must stay inside the data folder",
+  "not-in-catalog":
+    "only the catalog's maya.cmds commands are served (a plug-in's commands are not checked by the policy)",
   "long-flag-names":
     "this command has refused or path flags, so only its catalog (long) names and known short names are accepted",
 };
@@ -55,6 +57,8 @@ const COMMANDS = {
     "condition",
     "expressionEditorListen",
     "repeatLast",
+    "loadUI",
+    "nodePreset",
   ],
   "outside-maya": [
     "commandPort",
@@ -81,6 +85,15 @@ const COMMANDS = {
     "dbtrace",
     "dgInfo",
     "dgdebug",
+    "dynamicLoad",
+    "hwRenderLoad",
+    "loadPrefObjects",
+    "saveAllShelves",
+    "saveShelf",
+    "saveMenu",
+    "saveViewportSettings",
+    "openMayaPref",
+    "resourceManager",
   ],
   "ends-maya": ["quit"],
   "modal-dialog": [
@@ -243,6 +256,7 @@ export function policyText() {
     paths: sorted(paths),
     names: sorted(names),
     codeNodeTypes: CODE_NODE_TYPES,
+    catalog: commands.map((command) => command.name).sort(),
     loadingFileFlags: LOADING_FILE_FLAGS,
     positionConvenience: position.sort(),
   };

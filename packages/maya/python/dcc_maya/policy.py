@@ -20,6 +20,7 @@ with open(DATA_PATH, encoding="utf-8") as _handle:
     RULE_DATA: Dict[str, Any] = json.load(_handle)
 
 RULES: Dict[str, str] = RULE_DATA["rules"]
+CATALOG = frozenset(RULE_DATA["catalog"])
 
 
 class PolicyRefusal(Exception):
@@ -79,6 +80,8 @@ class Policy:
     def check(self, command: str, args: List[Any], flags: Dict[str, Any]) -> Dict[str, Any]:
         """Raises ``PolicyRefusal`` naming the rule, or returns the flags to pass: long names,
         paths made absolute inside the data folder, ``executeScriptNodes`` forced off."""
+        if command not in CATALOG and not self.lifted("not-in-catalog"):
+            raise _refuse("not-in-catalog", f"the command {command}")
         rule = RULE_DATA["commands"].get(command)
         if rule is not None and not self.lifted(rule):
             raise _refuse(rule, f"the command {command}")

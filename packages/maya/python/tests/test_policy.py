@@ -76,6 +76,13 @@ class PolicyTest(unittest.TestCase):
             else:
                 self.assertIn(flag, RULE_DATA["flags"][command])
 
+    def test_commands_outside_the_catalog_are_refused(self):
+        # A plug-in's command (Alembic, FBX) is not in the catalog, so the policy knows nothing of it.
+        for command in ("AbcExport", "FBXExport", "notAMayaCommand"):
+            self.assertEqual(self.refused(command).data["rule"], "not-in-catalog")
+        run_command(self.cmds, self.policy, {"command": "ls", "args": [], "flags": {}})
+        self.assertEqual(self.cmds.calls[-1][0], "ls")
+
     def test_a_query_of_a_code_flag_runs_nothing_and_is_allowed(self):
         run_command(self.cmds, self.policy, {"command": "expression", "args": ["expression1"],
                                              "flags": {"query": True, "string": True}})

@@ -29,6 +29,12 @@ describe("mayaPolicyRefusal (the TypeScript wall, from the generated rule data)"
     expect(count).toBeGreaterThan(800);
   });
 
+  it("refuses commands outside the catalog", () => {
+    expect(mayaPolicyRefusal("AbcExport", { args: [], flags: {} }, options)?.rule).toBe(
+      "not-in-catalog",
+    );
+  });
+
   it("allows a query of a code flag and ordinary commands", () => {
     expect(
       mayaPolicyRefusal("expression", { args: ["e1"], flags: { q: true, string: true } }, options),

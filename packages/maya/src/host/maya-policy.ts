@@ -22,10 +22,12 @@ interface RuleData {
   paths: Record<string, { args: boolean; flags: string[] }>;
   names: Record<string, Record<string, string>>;
   codeNodeTypes: string[];
+  catalog: string[];
   loadingFileFlags: string[];
 }
 
 let data: RuleData | undefined;
+let catalog: ReadonlySet<string> | undefined;
 
 /**
  * The policy's rule data: `python/dcc_maya/policy.generated.json`, which the Maya side reads too
@@ -59,6 +61,10 @@ export function mayaPolicyRefusal(
     rule,
     message: `${what} is refused by the policy (rule '${rule}': ${rules.rules[rule]}${detail ? `; ${detail}` : ""})`,
   });
+  catalog ??= new Set(rules.catalog);
+  if (!catalog.has(command) && !lifted("not-in-catalog")) {
+    return refuse("not-in-catalog", `the command ${command}`);
+  }
   const commandRule = rules.commands[command];
   if (commandRule !== undefined && !lifted(commandRule)) {
     return refuse(commandRule, `the command ${command}`);
