@@ -92,6 +92,52 @@ describe("the reference server serving Maya through mayapy (stand-in)", () => {
   });
 });
 
+interface StandInGui {
+  command(line: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+describe("the reference server attached to a Maya running the plug-in (stand-in)", () => {
+  it("serves the user's Maya through its connection file", async () => {
+    const root = mkdtempSync(join(tmpdir(), "dcc-e2e-maya-attach-"));
+    const scene = await startStandInScene({ dataDir: join(root, "data") });
+    const gui = (await import(new URL("test/support/stand-in-gui.ts", mayaPackage).href)) as {
+      startStandInGui(env: Record<string, string>): Promise<StandInGui>;
+    };
+    const maya = await gui.startStandInGui({
+      DCC_MAYA_DATA_DIR: join(root, "data"),
+      DCC_MAYA_LINK_DIR: join(root, "link"),
+      DCC_MAYA_STAND_IN_SCENE: scene.url,
+      DCC_MAYA_STAND_IN_COMMANDS: commandsData,
+    });
+    let server: ReferenceServer | undefined;
+    let client: TestClient | undefined;
+    try {
+      await maya.command(
+        `load ${fileURLToPath(new URL("python/plug-ins/dcc_maya_link.py", mayaPackage))}`,
+      );
+      server = await createReferenceServer({
+        port: 0,
+        dcc: ["maya"],
+        maya: { kind: "attach", connectionFile: join(root, "link", "connection.json") },
+      });
+      client = await connectHttp(server.url as string);
+      expect(client.getInstructions()).toMatch(/the user's own, through the dcc_maya_link plug-in/);
+      const made = await execute(
+        client,
+        'for (let i = 0; i < 3; i++) dispatch("polySphere", { position: [i, 0, 0] }); return dispatch("ls", { type: "transform" });',
+      );
+      expect(made).toMatchObject({ success: true, output: ["pSphere1", "pSphere2", "pSphere3"] });
+    } finally {
+      await client?.close();
+      await server?.close();
+      await maya.close();
+      await scene.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the CLI with --maya", () => {
   it("says which Maya it serves, and refuses to start without one", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "dcc-e2e-maya-cli-"));
