@@ -94,9 +94,7 @@ RULE_NAMES = frozenset(
 # files exporters write (an .mtl's "map_Kd" line), which other programs then parse.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
-# RNA string subtypes that name files, and argument names treated as paths whatever their subtype.
-PATH_SUBTYPES = frozenset({"FILE_PATH", "DIR_PATH", "FILE_NAME"})
-PATH_NAMES = frozenset({"filepath", "directory", "filename", "dirpath"})
+# Which options and properties name files: see path_options.
 LOCAL_UNPACK_METHODS = frozenset({"USE_LOCAL", "WRITE_LOCAL", "REMOVE", "KEEP"})
 
 # Names Blender's simple driver expressions know (evaluated without Python); anything else in a
@@ -310,18 +308,3 @@ class Policy:
         """The policy as JSON (for ``ping``)."""
         return {"dataDir": self.data_dir, "allow": list(self.allow)}
 
-
-def is_path_property(name: str, subtype: str) -> bool:
-    """True for a string property that names a file or folder (by RNA subtype or by name)."""
-    return subtype in PATH_SUBTYPES or name in PATH_NAMES or name.endswith("_filepath")
-
-
-def path_kind(name: str, subtype: str) -> str:
-    """The subtype to check a path property with."""
-    if subtype in PATH_SUBTYPES:
-        return subtype
-    if name == "filename":
-        return "FILE_NAME"
-    if name in ("directory", "dirpath"):
-        return "DIR_PATH"
-    return "FILE_PATH"

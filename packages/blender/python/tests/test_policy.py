@@ -7,7 +7,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from dcc_blender.policy import Policy, PolicyConfigError, PolicyRefusal, is_path_property, path_kind  # noqa: E402
+from dcc_blender.policy import Policy, PolicyConfigError, PolicyRefusal  # noqa: E402
 
 
 class PolicyTestCase(unittest.TestCase):
@@ -118,14 +118,6 @@ class Paths(PolicyTestCase):
 
     def test_lifted(self):
         Policy(self.data, ["data-folder"]).check_path("filepath", "/tmp/x")
-
-    def test_kinds(self):
-        self.assertTrue(is_path_property("filepath", "NONE"))
-        self.assertTrue(is_path_property("output_filepath", "NONE"))
-        self.assertTrue(is_path_property("anything", "DIR_PATH"))
-        self.assertFalse(is_path_property("name", "NONE"))
-        self.assertEqual(path_kind("filename", "NONE"), "FILE_NAME")
-        self.assertEqual(path_kind("directory", "NONE"), "DIR_PATH")
 
 
 class Drivers(PolicyTestCase):
