@@ -11,6 +11,7 @@ import {
   checkHostAndOrigin,
   defaultAllowedHosts,
   readBody,
+  refuseTooLarge,
   sha256,
 } from "./internal/http-guards.ts";
 import { LegacySessions } from "./internal/legacy-sessions.ts";
@@ -32,8 +33,17 @@ export interface McpHttpHandlerOptions extends DccServerOptions {
   maxBodyBytes?: number;
   /** A session with no request and no open stream for this long is closed, in ms. Default 30 min. */
   sessionIdleMs?: number;
-  /** Most sessions at once; more get 503. Default 64. */
+  /**
+   * Most sessions at once. When full, the longest-idle session that never made a call is closed
+   * to make room; with none, a new session gets 503. Default 64.
+   */
   maxSessions?: number;
+  /**
+   * Most sessions one client address may hold, with the same eviction among its own sessions.
+   * Default: half of `maxSessions` for a remote address; none of its own for loopback, which all
+   * local clients share (there, closing unused sessions is what keeps room for others).
+   */
+  maxSessionsPerClient?: number;
   /** How long `close()` waits for cancelled work to stop, in ms. Default 2000. */
   shutdownGraceMs?: number;
 }
@@ -115,10 +125,12 @@ class HttpEndpoint {
     this.#path = options.path;
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     const createServer = () => buildMcpServer(this.#options, this.#registrations, this.jobs);
+    const maxSessions = options.maxSessions ?? 64;
     this.#legacy = new LegacySessions({
       createServer,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
-      maxSessions: options.maxSessions ?? 64,
+      maxSessions,
+      maxSessionsPerClient: options.maxSessionsPerClient,
       closing: () => this.#closing !== undefined,
     });
     this.#modern = new ModernRequests({ createServer, maxBodyBytes: this.#maxBodyBytes });
@@ -160,12 +172,7 @@ class HttpEndpoint {
       const read = await readBody(request, this.#maxBodyBytes);
       if (!read.ok) {
         return read.tooLarge
-          ? sendError(
-              response,
-              413,
-              -32000,
-              `Payload Too Large: request body must not exceed ${this.#maxBodyBytes} bytes`,
-            )
+          ? refuseTooLarge(request, response, this.#maxBodyBytes)
           : sendError(response, 400, -32000, "Bad Request: the request body could not be read");
       }
       try {

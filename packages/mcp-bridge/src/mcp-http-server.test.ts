@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { connect } from "node:net";
 import { type Revision, revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
@@ -120,6 +122,41 @@ describe.each(revisions)("McpHttpServer security (%s)", (revision) => {
   });
 });
 
+describe("McpHttpServer body limit", () => {
+  it("closes the connection of an endless chunked body instead of reading it on", async () => {
+    const maxBodyBytes = 64 * 1024;
+    harness = await startHttpHarness({ maxBodyBytes });
+    const { port } = new URL(harness.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    socket.on("error", () => {}); // a reset once the server closes is expected
+    // Plain listeners: events.once would reject on the reset's "error".
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    let open = true;
+    void closed.then(() => {
+      open = false;
+    });
+    await once(socket, "connect");
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    // Far more than the limit plus every socket buffer between the two ends; a server that reads
+    // on (as it did) takes it all, one that stops closes the connection long before.
+    const chunkBytes = 64 * 1024;
+    const chunk = `${chunkBytes.toString(16)}\r\n${"x".repeat(chunkBytes)}\r\n`;
+    const attemptBytes = 96 * 1024 * 1024;
+    let sent = 0;
+    while (open && sent < attemptBytes) {
+      sent += chunkBytes;
+      if (!socket.write(chunk)) {
+        await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), closed]);
+      }
+    }
+    await closed;
+    expect(open).toBe(false);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+  });
+});
+
 describe("McpHttpServer requests", () => {
   it("answers malformed JSON and malformed JSON-RPC with 400", async () => {
     harness = await startHttpHarness();
@@ -227,14 +264,62 @@ describe("McpHttpServer sessions", () => {
     expect(harness.test.journal.ticks).toBe(8);
   });
 
-  it("refuses sessions beyond maxSessions with 503", async () => {
-    harness = await startHttpHarness({ maxSessions: 1 });
-    await openSession(harness.url);
+  it("refuses sessions beyond maxSessions with 503 when every session is in use", async () => {
+    harness = await startHttpHarness({ maxSessions: 2 });
+    const clients = [await harness.connect(), await harness.connect()];
+    for (const client of clients) expect((await client.listTools()).tools).toHaveLength(2);
     const response = await rawRequest(harness.url, {
       headers: jsonRpcHeaders,
       body: initializeBody,
     });
     expect(response.status).toBe(503);
+    expect(response.body).toContain("Too many sessions");
+    for (const client of clients) expect((await client.listTools()).tools).toHaveLength(2);
+  });
+
+  it("closes the longest-idle unused session for a new client, so unused sessions lock nobody out", async () => {
+    harness = await startHttpHarness({ maxSessions: 4 });
+    const inUse = await harness.connect();
+    expect((await inUse.listTools()).tools).toHaveLength(2);
+    // Four sessions opened and never used: with the one in use they overfill the table, so the
+    // fourth already makes the first make way.
+    const unused: string[] = [];
+    for (let i = 0; i < 4; i++) unused.push(await openSession(harness.url));
+    expect(harness.server.sessionCount).toBe(4);
+    const newcomer = await harness.connect();
+    const ran = (await newcomer.callTool({
+      name: "dcc_execute",
+      arguments: { code: "return 1 + 1" },
+    })) as ToolResult;
+    expect(ran.structuredContent?.["output"]).toBe(2);
+    expect(harness.server.sessionCount).toBe(4);
+    // The session in use was kept; the newcomer made the next oldest unused one make way.
+    expect((await inUse.listTools()).tools).toHaveLength(2);
+    const ping = (id: string) =>
+      rawRequest(harness?.url as string, {
+        headers: { ...jsonRpcHeaders, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
+      });
+    expect((await ping(unused[0] as string)).status).toBe(404);
+    expect((await ping(unused[1] as string)).status).toBe(404);
+    expect((await ping(unused[3] as string)).status).toBe(200);
+  });
+
+  it("limits the sessions of one client address, and not those of another", async () => {
+    harness = await startHttpHarness({ maxSessions: 8, maxSessionsPerClient: 2 });
+    for (const client of [await harness.connect(), await harness.connect()]) {
+      expect((await client.listTools()).tools).toHaveLength(2);
+    }
+    const third = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody });
+    expect(third.status).toBe(503);
+    expect(third.body).toContain("Too many sessions from this client address");
+    // Another loopback address is another client (Linux routes all of 127/8 to loopback).
+    const other = await rawRequest(harness.url, {
+      headers: jsonRpcHeaders,
+      body: initializeBody,
+      localAddress: "127.0.0.2",
+    });
+    expect(other.status).toBe(200);
   });
 
   it("closes idle sessions", async () => {

@@ -16,6 +16,8 @@ export function rawRequest(
     headers?: Record<string, string>;
     body?: string | Buffer;
     timeoutMs?: number;
+    /** Local address to send from (another loopback address is another client). */
+    localAddress?: string;
   } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -25,6 +27,7 @@ export function rawRequest(
         method: options.method ?? "POST",
         headers: options.headers ?? {},
         timeout: options.timeoutMs ?? 60_000,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,7 +1,8 @@
 // Request checks that run before the MCP transport sees a request: Host and Origin against DNS
 // rebinding, bearer-token auth compared in constant time, and a bounded body read.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendError } from "./send-error.ts";
 
 const loopbackNames = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -71,11 +72,13 @@ export function sha256(text: string): Buffer {
 /** Result of {@link readBody}. */
 export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: boolean };
 
-/** Reads a request body up to `maxBytes`; stops reading as soon as the limit is passed. */
+/**
+ * Reads a request body up to `maxBytes`; stops reading as soon as the limit is passed (the rest
+ * is left unread: the caller answers and closes the connection, see {@link refuseTooLarge}).
+ */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   const declared = Number(request.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    request.resume();
     return Promise.resolve({ ok: false, tooLarge: true });
   }
   return new Promise((resolve) => {
@@ -92,7 +95,7 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bo
       size += chunk.length;
       if (size > maxBytes) {
         finish({ ok: false, tooLarge: true });
-        request.resume();
+        request.pause();
         return;
       }
       chunks.push(chunk);
@@ -102,4 +105,24 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bo
     // A request that closes before its end arrived was abandoned mid-body.
     request.on("close", () => finish({ ok: false, tooLarge: false }));
   });
+}
+
+/**
+ * Answers a body over the limit with 413 and closes the connection once the answer is out,
+ * without reading the rest: a client sending an endless chunked body is not read to its end.
+ */
+export function refuseTooLarge(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBytes: number,
+): void {
+  request.pause();
+  response.setHeader("Connection", "close");
+  response.once("finish", () => request.socket.destroy());
+  sendError(
+    response,
+    413,
+    -32000,
+    `Payload Too Large: request body must not exceed ${maxBytes} bytes`,
+  );
 }

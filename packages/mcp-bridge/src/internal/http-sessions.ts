@@ -1,5 +1,7 @@
-// Stateful Streamable HTTP sessions: one McpServer and transport per session id, bounded in count,
-// dropped when idle. A session with an open response (a running call, an SSE stream) is not idle.
+// Stateful Streamable HTTP sessions: one McpServer and transport per session id, bounded in count
+// (in all and per client address), dropped when idle. A session with an open response (a running
+// call, an SSE stream) is not idle. When a new session finds no room, the longest-idle session
+// that never made a call makes way, so sessions opened and left unused cannot lock others out.
 
 import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { McpServer } from "@modelcontextprotocol/server";
@@ -9,6 +11,10 @@ import type { EarlyCancels } from "./early-cancels.ts";
 /** One live session. */
 export interface HttpSession {
   id: string;
+  /** The client's address (the socket's remote address). */
+  address: string;
+  /** Requests it sent after `initialize` (tool calls, lists, pings). */
+  calls: number;
   server: McpServer;
   transport: NodeStreamableHTTPServerTransport;
   lastActivity: number;
@@ -45,6 +51,34 @@ export class HttpSessionTable {
     if (session === undefined) return;
     this.#sessions.delete(id);
     await session.server.close().catch(() => {});
+  }
+
+  /**
+   * Makes room for one more session from `address`, closing the longest-idle session that never
+   * made a call (first among `address`'s own when it holds `maxPerClient`, then among all when
+   * there are `maxSessions`). Returns which limit still leaves no room, or undefined.
+   */
+  makeRoom(
+    address: string,
+    limits: { maxSessions: number; maxPerClient: number },
+  ): "client" | "total" | undefined {
+    const own = [...this.#sessions.values()].filter((session) => session.address === address);
+    if (own.length >= limits.maxPerClient && !this.#evictUnused(own)) return "client";
+    if (this.#sessions.size >= limits.maxSessions && !this.#evictUnused(this.#sessions.values()))
+      return "total";
+    return undefined;
+  }
+
+  /** Closes the longest-idle session of `candidates` that never made a call; false if none. */
+  #evictUnused(candidates: Iterable<HttpSession>): boolean {
+    let oldest: HttpSession | undefined;
+    for (const session of candidates) {
+      if (session.calls > 0) continue;
+      if (oldest === undefined || session.lastActivity < oldest.lastActivity) oldest = session;
+    }
+    if (oldest === undefined) return false;
+    void this.drop(oldest.id);
+    return true;
   }
 
   /** Counts an open response against the session until `response` closes. */

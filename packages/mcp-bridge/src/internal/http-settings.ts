@@ -10,6 +10,7 @@ type HttpSettings = Pick<
   | "maxBodyBytes"
   | "sessionIdleMs"
   | "maxSessions"
+  | "maxSessionsPerClient"
   | "shutdownGraceMs"
 >;
 
@@ -20,6 +21,7 @@ const keys = [
   "maxBodyBytes",
   "sessionIdleMs",
   "maxSessions",
+  "maxSessionsPerClient",
   "shutdownGraceMs",
 ] as const satisfies ReadonlyArray<keyof HttpSettings>;
 

@@ -8,6 +8,7 @@ import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { isInitializeRequest, type McpServer } from "@modelcontextprotocol/server";
 import { CancelledStreams } from "./cancelled-streams.ts";
 import { EarlyCancels } from "./early-cancels.ts";
+import { isLoopbackHost } from "./http-guards.ts";
 import { type HttpSession, HttpSessionTable } from "./http-sessions.ts";
 import { sendError } from "./send-error.ts";
 import {
@@ -23,6 +24,11 @@ export interface LegacySessionsOptions {
   createServer: () => McpServer;
   idleMs: number;
   maxSessions: number;
+  /**
+   * Most sessions one client address may hold; undefined for the default: half of `maxSessions`
+   * for a remote address, and no separate limit for loopback, which all local clients share.
+   */
+  maxSessionsPerClient: number | undefined;
   /** True once the endpoint is shutting down (checked again after a body was read). */
   closing: () => boolean;
 }
@@ -56,6 +62,7 @@ export class LegacySessions {
       const session = this.#sessions.get(sessionId);
       if (session === undefined) return sendError(response, 404, -32001, "Session not found");
       this.#sessions.track(session, response);
+      if (method === "POST" && requestIds(body).length > 0) session.calls += 1;
       if (method === "POST") {
         const delivered = deliverable(session, body);
         if (delivered === undefined) {
@@ -85,11 +92,21 @@ export class LegacySessions {
     if (method !== "POST" || !isInitializeRequest(body)) {
       return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
     }
-    if (this.#sessions.size >= this.#options.maxSessions) {
-      return sendError(response, 503, -32000, "Too many sessions; close one or try again later");
-    }
     if (this.#options.closing()) return sendError(response, 503, -32000, "Server is shutting down");
-    await this.#startSession(request, response, body);
+    const address = request.socket.remoteAddress ?? "";
+    const { maxSessions, maxSessionsPerClient } = this.#options;
+    const maxPerClient =
+      maxSessionsPerClient ??
+      (isLoopbackHost(address.replace(/^::ffff:/, "")) ? maxSessions : Math.ceil(maxSessions / 2));
+    const full = this.#sessions.makeRoom(address, { maxSessions, maxPerClient });
+    if (full !== undefined) {
+      const message =
+        full === "client"
+          ? "Too many sessions from this client address; close one or try again later"
+          : "Too many sessions; close one or try again later";
+      return sendError(response, 503, -32000, message);
+    }
+    await this.#startSession(request, response, body, address);
   }
 
   /**
@@ -112,6 +129,7 @@ export class LegacySessions {
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
+    address: string,
   ): Promise<void> {
     if (!this.#sweeping) {
       // Started with the first session, so an endpoint that never serves holds no timer.
@@ -125,6 +143,8 @@ export class LegacySessions {
       onsessioninitialized: (id) => {
         session = {
           id,
+          address,
+          calls: 0,
           server,
           transport,
           lastActivity: Date.now(),
