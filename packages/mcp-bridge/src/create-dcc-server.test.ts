@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { searchLimits } from "@dcc/catalog";
 import { type Revision, revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { initializeBody } from "./__fixtures__/raw-http.ts";
@@ -36,6 +37,26 @@ describe.each(revisions)(
   "createDccServer with one adapter (%s)",
   { timeout: 60_000 },
   (revision) => {
+    it("states in dcc_search's schema the limit cap the search applies", async () => {
+      const client = await serve({ adapters: [createTestAdapter("alpha")] }, revision);
+      const { tools } = await client.listTools();
+      const schema = tools.find((tool) => tool.name === "dcc_search")?.inputSchema as {
+        properties: Record<string, unknown>;
+      };
+      expect(schema.properties["limit"]).toMatchObject({
+        type: "integer",
+        minimum: 1,
+        maximum: searchLimits.maxLimit,
+        default: searchLimits.defaultLimit,
+      });
+      const over = await client.callTool({
+        name: "dcc_search",
+        arguments: { query: "alpha", limit: searchLimits.maxLimit + 1 },
+      });
+      expect(over.isError).toBe(true);
+      expect(JSON.stringify(over.content)).toContain(`limit must be`);
+    });
+
     it("serves it as dcc_search and dcc_execute, with its texts, after starting it", async () => {
       const alpha = createTestAdapter("alpha");
       const client = await serve({ adapters: [alpha], name: "composed" }, revision);

@@ -1,6 +1,7 @@
 // One adapter of a composed server, as the executor its tools drive: it starts the adapter,
 // builds its executor, follows the host status the adapter reports, and answers for it when it
 // cannot (a failed start, a host that went away) so the failure stays inside its own tools.
+import { type SearchLimits, searchLimits } from "@dcc/catalog";
 import {
   createAdapterExecutor,
   type DccAdapter,
@@ -36,6 +37,11 @@ export class AdapterSlot implements BridgeExecutor, DccServerAdapter {
   readonly tools: DccToolNames;
   /** The resolved limits of its executor (checked before anything starts). */
   readonly limits: Readonly<ExecutorLimits>;
+  /**
+   * The search `limit` range its executor applies (the catalog's, the one copy of that number),
+   * so the search tool's schema states the cap even before the executor exists.
+   */
+  readonly searchLimits: Readonly<SearchLimits> = searchLimits;
   readonly #settings: AdapterSlotSettings;
   readonly #startAbort = new AbortController();
   #state: SlotState = { state: "starting" };
