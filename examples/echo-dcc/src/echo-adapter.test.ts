@@ -45,7 +45,13 @@ describe("the echo adapter", { timeout: 60_000 }, () => {
 
   it("describes its commands in the catalog without their handlers", () => {
     const records = [...createEchoAdapter().catalog()];
-    expect(records.map((record) => record.name)).toEqual(["echo", "say", "history", "wait"]);
+    expect(records.map((record) => record.name)).toEqual([
+      "echo",
+      "say",
+      "history",
+      "capture",
+      "wait",
+    ]);
     for (const record of records)
       expect(Object.keys(record).sort()).toEqual(["description", "name", "signature"]);
   });

@@ -1,6 +1,7 @@
 import { checkCancelled } from "@dcc/cancel";
 import { DccApiCatalog } from "@dcc/catalog";
 import type { CommandDefinition, DccAdapter, DccToolNames } from "@dcc/executor";
+import { captureLines, maxCaptureSide } from "./echo-capture.ts";
 
 /** The echo DCC: an adapter whose host is a list of lines in memory. */
 export interface EchoAdapter extends DccAdapter {
@@ -38,6 +39,23 @@ export function createEchoAdapter(): EchoAdapter {
       signature: "history(): string[]",
       description: "List every line said so far",
       handler: () => [...lines],
+    },
+    {
+      name: "capture",
+      signature: `capture(flags?: { width?: number; height?: number }): { $image: string; width: number; height: number }`,
+      description: `Capture an image (screenshot, PNG) of the echo log, one band per line; each side 1 to ${maxCaptureSide} pixels, default 128. Return it from the script to see it`,
+      argsSchema: {
+        type: "object",
+        properties: {
+          width: { type: "integer", minimum: 1, maximum: maxCaptureSide },
+          height: { type: "integer", minimum: 1, maximum: maxCaptureSide },
+        },
+        additionalProperties: false,
+      },
+      handler: (args) => {
+        const { width = 128, height = 128 } = (args ?? {}) as { width?: number; height?: number };
+        return captureLines(lines, width, height);
+      },
     },
     {
       name: "wait",

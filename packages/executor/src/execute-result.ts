@@ -60,6 +60,28 @@ export interface ExecuteStats {
   dispatchCalls: number;
 }
 
+/** An image a host command returned and the script's value refers to (see `HostImage`). */
+export interface ExecuteImage {
+  /** The id the script's value refers to with `{ $image: id }`. */
+  id: string;
+  mimeType: "image/png" | "image/jpeg";
+  width: number;
+  height: number;
+  /** The encoded image, base64. */
+  data: string;
+}
+
+/** An image the script's value referred to but the result could not carry. */
+export interface ExecuteImageDropped {
+  id: string;
+  width: number;
+  height: number;
+  /** Size of the encoded image in bytes. */
+  bytes: number;
+  /** Which image limit it ran into. */
+  reason: string;
+}
+
 /** A successful execution. */
 export interface ExecuteSuccess {
   success: true;
@@ -72,6 +94,13 @@ export interface ExecuteSuccess {
   context: Record<string, JsonValue>;
   completion: "complete";
   stats: ExecuteStats;
+  /**
+   * The images the output refers to, within `maxImages` and `maxImageBytes`; absent when none.
+   * The MCP bridge sends them as `image` content, not in the JSON.
+   */
+  images?: ExecuteImage[];
+  /** Images the output referred to that were left out, and why; absent when none. */
+  droppedImages?: ExecuteImageDropped[];
 }
 
 /** A failed execution. */

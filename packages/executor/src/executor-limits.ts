@@ -20,6 +20,10 @@ export interface ExecutorLimits {
   maxLogEntries: number;
   /** Most captured log characters in total (64 KiB = 65,536). */
   maxLogChars: number;
+  /** Most images one result carries (4); see `HostImage`. */
+  maxImages: number;
+  /** Most bytes of encoded images one result carries in all (3 MiB = 3,145,728). */
+  maxImageBytes: number;
 }
 
 /** The default {@link ExecutorLimits}. */
@@ -33,6 +37,8 @@ export const defaultExecutorLimits: Readonly<ExecutorLimits> = Object.freeze({
   maxDispatchCalls: 10_000,
   maxLogEntries: 1000,
   maxLogChars: 64 * 1024,
+  maxImages: 4,
+  maxImageBytes: 3 * 1024 * 1024,
 });
 
 /**

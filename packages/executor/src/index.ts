@@ -44,6 +44,8 @@ export type {
   ExecuteCompletion,
   ExecuteErrorCode,
   ExecuteFailure,
+  ExecuteImage,
+  ExecuteImageDropped,
   ExecuteLimitName,
   ExecuteResult,
   ExecuteStats,
@@ -53,6 +55,8 @@ export type {
 export { executeErrorCodes } from "./execute-result.ts";
 export type { ExecutorLimits } from "./executor-limits.ts";
 export { defaultExecutorLimits, maxStackBytes, resolveExecutorLimits } from "./executor-limits.ts";
+export type { HostImageMimeType, HostImageOptions, ImageReference } from "./host-image.ts";
+export { HostImage } from "./host-image.ts";
 export type { SandboxPoolOptions, SandboxPoolStats } from "./sandbox-pool.ts";
 export { SandboxPool } from "./sandbox-pool.ts";
 export type {

@@ -19,7 +19,8 @@ export const revisions: readonly Revision[] = ["2025-11-25", "2026-07-28"];
 
 /** A tool result as the tests read it. */
 export interface ToolResult {
-  content: { type: string; text: string }[];
+  /** `text` for text content; `data` (base64) and `mimeType` for image content. */
+  content: { type: string; text: string; data?: string; mimeType?: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }

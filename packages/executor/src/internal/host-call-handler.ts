@@ -2,7 +2,9 @@
 // dispatcher inside the caller's cancel context, and answered as one JSON reply string.
 import { CommandError } from "../command-error.ts";
 import { commandErrorCodes } from "../command-error-code.ts";
+import { withImageSink } from "../host-image.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
+import type { ImageStash } from "./image-stash.ts";
 import { errorReply, valueReply } from "./reply-text.ts";
 
 /** What a {@link HostCallHandler} needs from its execution. */
@@ -15,6 +17,8 @@ export interface HostCallHandlerOptions {
   host: AbortSignal;
   /** Runs the command in the cancel context of the caller of `execute`. */
   inCallerContext: <T>(fn: () => T) => T;
+  /** Holds the images commands return; the script sees references to them. */
+  images?: ImageStash | undefined;
 }
 
 /** Answers the guest's host calls and counts them. */
@@ -29,7 +33,13 @@ export interface HostCallHandler {
 
 /** A {@link HostCallHandler} for one execution. */
 export function createHostCallHandler(options: HostCallHandlerOptions): HostCallHandler {
-  const { dccName, dispatcher, stop, host, inCallerContext } = options;
+  const { dccName, dispatcher, stop, host, inCallerContext, images } = options;
+  // A command's images are held here; its reply carries their references instead of the bytes.
+  const reply =
+    images === undefined
+      ? valueReply
+      : (command: string, value: unknown): string =>
+          withImageSink(images.add, () => valueReply(command, value));
   let calls = 0;
   let inFlight = 0;
   return {
@@ -68,13 +78,13 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       calls++;
       const outcome = inCallerContext(() => dispatchNow(dispatcher, name, args, { signal: host }));
       if (!(outcome instanceof Promise)) {
-        return outcome.ok ? valueReply(name, outcome.value) : failureReply(name, outcome.error);
+        return outcome.ok ? reply(name, outcome.value) : failureReply(name, outcome.error);
       }
       inFlight++;
       return outcome.then(
         (value) => {
           inFlight--;
-          return valueReply(name, value);
+          return reply(name, value);
         },
         (error: unknown) => {
           inFlight--;

@@ -10,6 +10,7 @@ import type {
   ExecuteFailure,
   ExecuteLimitName,
   ExecuteResult,
+  ExecuteSuccess,
   JsonValue,
 } from "../execute-result.ts";
 import type { ExecutorLimits } from "../executor-limits.ts";
@@ -17,6 +18,7 @@ import type { SandboxPool } from "../sandbox-pool.ts";
 import type { ToolDispatcher } from "../tool-dispatcher.ts";
 import { cancelledText, watchCancelSources } from "./cancel-sources.ts";
 import { createHostCallHandler } from "./host-call-handler.ts";
+import { ImageStash } from "./image-stash.ts";
 import type { RunHooks } from "./pooled-worker.ts";
 import { runOnPool, type SandboxJob } from "./run-on-pool.ts";
 
@@ -96,7 +98,9 @@ export async function runScript(
     return failure("CANCELLED", cancelledText(cancel.reason), "not_started");
   }
 
+  const images = new ImageStash();
   const host = createHostCallHandler({
+    images,
     dccName,
     dispatcher: target.dispatcher,
     stop: cancel.stop,
@@ -146,15 +150,20 @@ export async function runScript(
   }
   const dispatchCalls = Math.max(hostCalls, outcome.dispatchCalls);
   if (outcome.status === "ok") {
-    return {
+    const output = JSON.parse(outcome.outputJson) as JsonValue;
+    const success: ExecuteSuccess = {
       success: true,
       message: executeMessage(dccName),
-      output: JSON.parse(outcome.outputJson) as JsonValue,
+      output,
       logs: outcome.logs,
       context: options.context ?? {},
       completion: "complete",
       stats: stats(dispatchCalls),
     };
+    const attached = images.collect(output, limits);
+    if (attached.images.length > 0) success.images = attached.images;
+    if (attached.dropped.length > 0) success.droppedImages = attached.dropped;
+    return success;
   }
   const completion: ExecuteCompletion = !outcome.started
     ? "not_started"

@@ -150,6 +150,9 @@ function cancelled(dccName: string, reason: string): Envelope {
 
 /** Keeps the stored envelope bounded: an oversized `output` becomes a cut JSON preview. */
 function fit(result: Envelope, maxChars: number): Envelope {
+  // Images are bounded by the executor's image limits; the character budget is for the JSON.
+  const { images, ...json } = result;
+  if (images !== undefined) return { ...fit(json as Envelope, maxChars), images };
   const text = JSON.stringify(result);
   if (text.length <= maxChars) return result;
   const output = JSON.stringify(result["output"] ?? null);

@@ -71,3 +71,31 @@ describe("fitResult", () => {
     expect(fitted["truncated"]).toMatchObject({ dropped: ["output", "logs", "results"] });
   });
 });
+
+describe("images in a result", () => {
+  const image = { id: "img-1", mimeType: "image/png", width: 2, height: 1, data: "iVBORw0KGgo=" };
+
+  it("go out as image content after the text, and the JSON keeps their metadata only", () => {
+    const result = toToolResult(
+      { success: true, message: "m", output: { shot: { $image: "img-1" } }, images: [image] },
+      24_000,
+    );
+    expect(result.content).toEqual([
+      { type: "text", text: JSON.stringify(result.structuredContent) },
+      { type: "image", data: image.data, mimeType: "image/png" },
+    ]);
+    expect((result.structuredContent as Record<string, unknown>)["images"]).toEqual([
+      { id: "img-1", mimeType: "image/png", width: 2, height: 1 },
+    ]);
+    expect(JSON.stringify(result.structuredContent)).not.toContain(image.data);
+  });
+
+  it("do not count against the JSON budget when a job's result is fitted", () => {
+    const big = { ...image, data: "A".repeat(10_000) };
+    const kept = { success: true, message: "m", output: 1, images: [big] };
+    expect(fitResult(kept, 1000)).toBe(kept);
+    const trimmed = fitResult({ ...kept, output: "x".repeat(5000) }, 1000);
+    expect(trimmed["images"]).toEqual([big]);
+    expect(trimmed["truncated"]).toBeDefined();
+  });
+});

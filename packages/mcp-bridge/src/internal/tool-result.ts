@@ -3,6 +3,7 @@
 // object keys, string tails), never by cutting serialised JSON.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { BridgeResult } from "../bridge-executor.ts";
+import { shapeBesideImages, splitImages } from "./image-content.ts";
 
 interface ShrinkLimits {
   items: number;
@@ -11,20 +12,31 @@ interface ShrinkLimits {
   depth: number;
 }
 
-/** Builds the tool result, trimming `output` and `logs` when the JSON exceeds `maxChars`. */
-export function toToolResult(result: BridgeResult, maxChars: number): CallToolResult {
+/**
+ * Builds the tool result, trimming `output` and `logs` when the JSON exceeds `maxChars`. Images
+ * the envelope carries follow the text as `image` content; the JSON keeps their metadata.
+ */
+export function toToolResult(withImages: BridgeResult, maxChars: number): CallToolResult {
+  const { envelope: result, blocks } = splitImages(withImages);
   // The common case serialises once: the length check and the text content share one string.
   const text = JSON.stringify(result) ?? "";
   const shaped = text.length <= maxChars ? result : fitResult(result, maxChars);
   return {
-    content: [{ type: "text", text: shaped === result ? text : JSON.stringify(shaped) }],
+    content: [{ type: "text", text: shaped === result ? text : JSON.stringify(shaped) }, ...blocks],
     structuredContent: shaped,
     ...(shaped.success ? {} : { isError: true }),
   };
 }
 
-/** Returns `result` unchanged when it fits, else a copy with a `truncated` report. */
+/**
+ * Returns `result` unchanged when it fits, else a copy with a `truncated` report. Image bytes
+ * the envelope carries are kept apart from the budget (they are bounded on their own).
+ */
 export function fitResult(result: BridgeResult, maxChars: number): BridgeResult {
+  return shapeBesideImages(result, (rest) => fitJson(rest, maxChars));
+}
+
+function fitJson(result: BridgeResult, maxChars: number): BridgeResult {
   const originalChars = safeLength(result);
   if (originalChars <= maxChars) return result;
   let limits: ShrinkLimits = { items: 200, keys: 200, chars: 4000, depth: 8 };
