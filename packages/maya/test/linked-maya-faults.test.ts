@@ -48,7 +48,7 @@ describe("a stuck command", () => {
   let session: MayaSession;
   beforeAll(async () => {
     // Only the command's own deadline can end it: the script's timeout is far longer.
-    session = await startMayaSession({ callTimeoutMs: 3_000, graceMs: 500 });
+    session = await startMayaSession({ callTimeoutMs: 15_000, graceMs: 500 });
   });
   afterAll(async () => {
     await session?.close();
