@@ -60,6 +60,11 @@ def crash(params, call):
 
 @dispatcher.handler()
 def big(params, call):
+    # With a gate, the answer waits for that file to exist (at most 30 s): a test can make it late.
+    gate = params.get("gate")
+    until = time.monotonic() + 30
+    while gate is not None and not os.path.exists(gate) and time.monotonic() < until:
+        time.sleep(0.01)
     return "x" * params["bytes"]
 
 
