@@ -22,6 +22,16 @@ describe("createBlenderCatalog", () => {
     );
   });
 
+  it("ranks the viewport capture first when an agent asks to see the scene", () => {
+    for (const query of [
+      "capture an image of the viewport",
+      "screenshot",
+      "take a screenshot of the viewport",
+    ]) {
+      expect(top(query, 3)[0], query).toBe("viewport.screenshot");
+    }
+  });
+
   it("notes the operators the policy refuses by name, unless this host lifted the rule", () => {
     expect(catalog.get("script.python_file_run")).toMatchObject({
       policy: expect.stringMatching(/^refused unless the host lifts rule 'python-scripts': /),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { blenderDataCommands } from "./blender-data-command.ts";
 
 describe("blenderDataCommands", () => {
-  it("describes the five data-API commands, each with a signature and dispatch examples", () => {
+  it("describes the data-API commands and the capture, each with a signature and dispatch examples", () => {
     const commands = blenderDataCommands();
     expect(commands.map((command) => command.name)).toEqual([
       "data.get",
@@ -10,6 +10,7 @@ describe("blenderDataCommands", () => {
       "data.list",
       "data.call",
       "data.describe",
+      "viewport.screenshot",
     ]);
     for (const command of commands) {
       expect(command.signature.startsWith(`${command.name}(`), command.name).toBe(true);

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import data_api, echo, operators, render, stamps
+from . import capture, data_api, echo, operators, render, stamps
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -60,6 +60,7 @@ DATA_HANDLERS = {
     "data.list": data_api.data_list,
     "data.call": data_api.data_call,
     "data.describe": data_api.data_describe,
+    "viewport.screenshot": capture.capture_viewport,
 }
 
 # Link methods that are not script commands.

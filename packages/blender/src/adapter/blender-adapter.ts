@@ -15,6 +15,7 @@ import { blenderOperatorData } from "../blender-operator-data.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
+import { capturedImage } from "./internal/capture-command.ts";
 
 /** Options for {@link createBlenderAdapter}. */
 export interface BlenderAdapterOptions {
@@ -102,6 +103,17 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     },
   });
 
+  // The capture's answer is a file Blender wrote: its own handler reads it into an image.
+  const captureCommand = (caller: LinkedCaller, name: string): CommandDefinition => ({
+    name,
+    ...recordText(getCatalog(), name),
+    handler: async (args, context) =>
+      capturedImage(
+        name,
+        await caller.call(name, name, keywordArgs(name, args, createError), context.signal),
+      ),
+  });
+
   const attach = options.attach;
   const linked = createLinkedAdapter({
     dccName: "blender",
@@ -125,9 +137,11 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
               "Start Blender again with the DCC Link add-on enabled (and the same DCC_BLENDER_LINK_DIR); the adapter reattaches.",
           },
     // The data commands (the reads marked `lane` also run on a script's sandbox thread).
-    specs: blenderDataCommands(),
-    commands: (caller) =>
-      blenderOperatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
+    specs: blenderDataCommands().filter((spec) => spec.name !== captureName),
+    commands: (caller) => [
+      ...blenderOperatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
+      captureCommand(caller, captureName),
+    ],
     catalog: getCatalog,
     readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
@@ -174,6 +188,8 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     close: () => linked.close(),
   };
 }
+
+const captureName = "viewport.screenshot";
 
 function recordText(
   catalog: DccApiCatalog,

@@ -16,6 +16,7 @@ export function blenderInstructions(tools: DccToolNames, dataDir: string): strin
     `Files (.blend, renders, exports) are read and written only inside the data folder ${dataDir}; relative paths start there. Commands that run Python, open URLs, change preferences or install add-ons are refused with code POLICY.`,
     "Errors thrown by dispatch carry a code (POLICY, NOT_FOUND, POLL_FAILED, INVALID_ARGS, HOST_GONE, ...). HOST_GONE means Blender exited and was restarted with its factory start-up scene.",
     "render.render with animation: true renders frame by frame (a cancel stops between frames) and lists the files written.",
+    'To see the scene, return dispatch("viewport.screenshot", { width: 512 }): the image comes back beside the JSON.',
   ].join("\n");
 }
 

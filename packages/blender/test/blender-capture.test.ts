@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
+import { type BlenderSession, startBlenderSession } from "./support/blender-session.ts";
+import { distinctPixels, resultImages } from "./support/decoded-image.ts";
+
+// Captures in each mode: headless (Workbench, no OpenGL context) and with a window under Xvfb
+// (render.opengl of the viewport). The image is of the scene: not blank, of the size asked for,
+// and different once an object moved.
+for (const window of ["none", "xvfb"] as const) {
+  describeWithBlender(`viewport.screenshot, window ${window}`, () => {
+    let session: BlenderSession;
+    beforeAll(async () => {
+      assertBlender();
+      session = await startBlenderSession({ window });
+    });
+    afterAll(async () => {
+      await session?.close();
+    });
+
+    it("captures the 3D view and the camera at the size asked for, and sees a change", async () => {
+      const first = await session.run(`
+        return [dispatch("viewport.screenshot", { width: 96, height: 64 }),
+                dispatch("viewport.screenshot", { width: 80, source: "camera" })];`);
+      const [view, camera] = resultImages(first);
+      expect(view).toMatchObject({ width: 96, height: 64 });
+      // The default scene renders 1920 × 1080: the height follows that aspect.
+      expect(camera).toMatchObject({ width: 80, height: 45 });
+      expect(distinctPixels(view as NonNullable<typeof view>)).toBeGreaterThan(8);
+      expect(distinctPixels(camera as NonNullable<typeof camera>)).toBeGreaterThan(8);
+      expect(first.success && first.output).toMatchObject([
+        { $image: "img-1", mimeType: "image/png", width: 96, height: 64 },
+        { $image: "img-2", width: 80, height: 45 },
+      ]);
+
+      const moved = await session.run(`
+        dispatch("data.set", { path: 'objects["Cube"].location', value: [1.5, 0, 0.5] });
+        return dispatch("viewport.screenshot", { width: 96, height: 64 });`);
+      const [after] = resultImages(moved);
+      expect(after).toMatchObject({ width: 96, height: 64 });
+      expect(after?.pixels).not.toEqual(view?.pixels);
+      // The capture leaves nothing behind in the scene or in its settings.
+      const left = await session.run(`return {
+        objects: dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort(),
+        engine: dispatch("data.get", { path: "context.scene.render.engine" }),
+        size: [dispatch("data.get", { path: "context.scene.render.resolution_x" }),
+               dispatch("data.get", { path: "context.scene.render.resolution_y" })] };`);
+      expect(left).toMatchObject({
+        success: true,
+        output: {
+          objects: ["Camera", "Cube", "Light"],
+          engine: "BLENDER_EEVEE",
+          size: [1920, 1080],
+        },
+      });
+    });
+
+    it("refuses sizes out of bounds, naming the bound", async () => {
+      const result = await session.run(
+        `try { dispatch("viewport.screenshot", { width: 4096 }); } catch (e) { return [e.code, e.message]; }`,
+      );
+      expect(result).toMatchObject({
+        success: true,
+        output: [
+          "INVALID_ARGS",
+          expect.stringContaining("width must be an integer from 16 to 1024"),
+        ],
+      });
+    });
+  });
+}
