@@ -28,6 +28,7 @@ try {
     scriptsDir: config.scriptsDir,
     blenderWindow: config.blenderWindow,
     maya: config.maya,
+    ...(config.blenderAttach === undefined ? {} : { blenderAttach: config.blenderAttach }),
     ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),
   });

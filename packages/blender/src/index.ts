@@ -15,6 +15,8 @@ export type { BlenderNotFoundErrorOptions } from "./adapter/blender-not-found-er
 export { BlenderNotFoundError } from "./adapter/blender-not-found-error.ts";
 export type { FindBlenderOptions } from "./adapter/find-blender.ts";
 export { findBlender } from "./adapter/find-blender.ts";
+export type { FindBlenderConnectionOptions } from "./adapter/find-blender-connection.ts";
+export { findBlenderConnection } from "./adapter/find-blender-connection.ts";
 export type { BlenderCatalogOptions } from "./blender-catalog.ts";
 export { createBlenderCatalog } from "./blender-catalog.ts";
 export type { BlenderCommandRecord } from "./blender-command-record.ts";

@@ -10,6 +10,11 @@ export interface AdapterSettings {
   blenderWindow?: BlenderWindow;
   /** Which Maya `maya` serves: the simulated scene (the default), `mayapy`, or an attached one. */
   maya?: MayaChoice;
+  /**
+   * Attach to the artist's own Blender (running the DCC Link add-on) instead of launching one:
+   * the add-on's `connection.json` (`"auto"` is resolved to one by `createReferenceServer`).
+   */
+  blenderAttach?: string | undefined;
 }
 
 /**
@@ -61,6 +66,10 @@ export const knownAdapters: Readonly<Record<string, KnownAdapter>> = Object.free
   blender: {
     label: "Blender",
     create: (settings: AdapterSettings) => {
+      if (settings.blenderAttach !== undefined) {
+        // The attached Blender's own data folder (set in its add-on) applies.
+        return createBlenderAdapter({ attach: { connectionFile: settings.blenderAttach } });
+      }
       if (settings.dataDir === undefined) {
         throw new TypeError(
           "The Blender adapter needs a data folder for its files (dataDir, --data-dir)",

@@ -50,6 +50,23 @@ describe("parseCliArguments", () => {
     );
   });
 
+  it("attaches to the artist's Blender by connection file or auto, serving blender", () => {
+    expect(parseCliArguments(["--blender-attach", "link/connection.json"], {}, "/w")).toMatchObject(
+      {
+        blenderAttach: "/w/link/connection.json",
+        dcc: ["blender"],
+      },
+    );
+    expect(
+      parseCliArguments(["--dcc", "maya,blender"], { DCC_BLENDER_ATTACH: "auto" }, "/w"),
+    ).toMatchObject({ blenderAttach: "auto", dcc: ["maya", "blender"] });
+    expect(parseCliArguments([], {}, "/w").blenderAttach).toBeUndefined();
+    expect(() =>
+      parseCliArguments(["--dcc", "maya", "--blender-attach", "auto"], {}, "/w"),
+    ).toThrow(/--blender-attach needs blender among the DCCs \(--dcc maya\)/);
+    expect(() => parseCliArguments(["--blender-attach", " "], {}, "/w")).toThrow(CliUsageError);
+  });
+
   it("reads flags before the environment", () => {
     const env = {
       DCC_MCP_PORT: "9000",

@@ -19,6 +19,8 @@ export interface CliConfig {
   blenderWindow: BlenderWindow;
   /** Which Maya `maya` serves, from `--maya`/`--maya-attach` (or `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`). */
   maya: MayaChoice;
+  /** `--blender-attach` or `DCC_BLENDER_ATTACH`: a connection file (absolute), `"auto"`, or none. */
+  blenderAttach: string | undefined;
   help: boolean;
 }
 
@@ -48,6 +50,8 @@ Options:
                     MAYAPY_BIN, MAYA_LOCATION, then PATH) or the path of a mayapy
   --maya-attach <file>  Drive the user's Maya running the dcc_maya_link plug-in, through the
                     connection.json it wrote (env DCC_MAYA_ATTACH)
+  --blender-attach <file|auto>  Drive your own Blender running the DCC Link add-on: its
+                    connection.json, or auto to find it (env DCC_BLENDER_ATTACH)
   -h, --help        Show this help
 `;
 
@@ -59,7 +63,7 @@ export class CliUsageError extends Error {
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
  * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
- * `DCC_BLENDER_WINDOW`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`) and then to the
+ * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`) and then to the
  * defaults.
  * @throws {CliUsageError} for unknown flags, a bad port, or an unknown or repeated DCC name.
  */
@@ -83,6 +87,7 @@ export function parseCliArguments(
         "blender-window": { type: "string" },
         maya: { type: "string" },
         "maya-attach": { type: "string" },
+        "blender-attach": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -132,6 +137,21 @@ export function parseCliArguments(
     env,
     cwd,
   );
+  const attachText = (values["blender-attach"] as string | undefined) ?? env["DCC_BLENDER_ATTACH"];
+  if (attachText !== undefined && attachText.trim() === "") {
+    throw new CliUsageError("--blender-attach needs a connection.json path, or auto");
+  }
+  const blenderAttach =
+    attachText === undefined || attachText === "auto" ? attachText : resolve(cwd, attachText);
+  if (blenderAttach !== undefined) {
+    // Attaching is to Blender: it is served alone unless --dcc names it with others.
+    if (dcc === undefined) dcc = ["blender"];
+    else if (!dcc.includes("blender")) {
+      throw new CliUsageError(
+        `--blender-attach needs blender among the DCCs (--dcc ${dcc.join(",")})`,
+      );
+    }
+  }
   return {
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
@@ -142,6 +162,7 @@ export function parseCliArguments(
     scriptsDir: resolve(cwd, scriptsDir),
     blenderWindow: windowText as BlenderWindow,
     maya,
+    blenderAttach,
     help: values["help"] === true,
   };
 }

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { BlenderWindow } from "@dcc/blender";
+import { type BlenderWindow, findBlenderConnection } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
 import { createDccServer, type DccAdapterRegistration, type DccServer } from "@dcc/mcp-bridge";
 import type { MayaChoice } from "../adapters/known-adapters.ts";
@@ -32,6 +32,11 @@ export interface ReferenceServerOptions {
    * real headless Maya; it needs `dataDir`) or `{ kind: "attach", connectionFile }`.
    */
   maya?: MayaChoice;
+  /**
+   * Attach to a running Blender with the DCC Link add-on instead of launching one: its
+   * `connection.json`, or `"auto"` to find it where the add-on writes it by default.
+   */
+  blenderAttach?: string;
   /** How long an adapter may take to start (Blender launches a process). Default 180 000 ms. */
   startTimeoutMs?: number;
   /**
@@ -61,11 +66,17 @@ const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
-  const { dcc, adapters, dataDir, blenderWindow, maya, ...rest } = options;
+  const { dcc, adapters, dataDir, blenderWindow, maya, blenderAttach, ...rest } = options;
   const settings = {
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(blenderWindow === undefined ? {} : { blenderWindow }),
     ...(maya === undefined ? {} : { maya }),
+    // "auto": the add-on's file where it writes it by default, found once, now.
+    ...(blenderAttach === undefined
+      ? {}
+      : {
+          blenderAttach: blenderAttach === "auto" ? await findBlenderConnection() : blenderAttach,
+        }),
   };
   return createDccServer({
     ...serverInfo,

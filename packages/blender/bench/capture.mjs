@@ -1,0 +1,88 @@
+// The `viewport.screenshot` half of the `@dcc/blender` benchmark: a script that captures the 3D
+// view at 256², 512² and 1024², per mode (headless: Workbench; Xvfb: render.opengl), beside a
+// script of one `data.set` (a round trip through the main thread to Blender and back) in the same
+// Blender. The first capture of a Blender (shader compilation) is a row of its own.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBlenderAdapter } from "@dcc/blender";
+import { createAdapterExecutor } from "@dcc/executor";
+import { median } from "../../../bench/support.mjs";
+
+const sizes = [256, 512, 1024];
+const rounds = 3;
+
+async function timedScript(executor, code) {
+  const begin = performance.now();
+  const result = await executor.execute(code, { timeoutSecs: 120 });
+  const ms = performance.now() - begin;
+  if (!result.success) throw new Error(`bench script failed: ${result.error}`);
+  return { ms, result };
+}
+
+async function modeRows(window, log) {
+  const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-capture-bench-"));
+  const adapter = createBlenderAdapter({ dataDir, window });
+  const rows = [];
+  try {
+    await adapter.start({ signal: AbortSignal.timeout(180_000), reportHost: () => {} });
+    const executor = createAdapterExecutor(adapter, {
+      limits: { maxImageBytes: 16 * 1024 * 1024 },
+    });
+    try {
+      const way = window === "none" ? "headless, Workbench" : "Xvfb, render.opengl";
+      const capture = (side) =>
+        `return dispatch("viewport.screenshot", { width: ${side}, height: ${side} });`;
+      const noop =
+        'dispatch("data.set", { path: "scenes[\\"Scene\\"].frame_current", value: 1 }); return 1;';
+      await timedScript(executor, noop);
+      const first = await timedScript(executor, capture(256));
+      rows.push({
+        metric: `first capture of a Blender, 256² (${way})`,
+        ours: first.ms,
+        unit: "ms",
+      });
+      const baseline = [];
+      for (let round = 0; round < rounds * sizes.length; round++) {
+        baseline.push((await timedScript(executor, noop)).ms);
+      }
+      for (const side of sizes) {
+        const times = [];
+        let bytes = 0;
+        for (let round = 0; round < rounds; round++) {
+          const { ms, result } = await timedScript(executor, capture(side));
+          times.push(ms);
+          bytes = Buffer.from(result.images?.[0]?.data ?? "", "base64").length;
+        }
+        rows.push({
+          metric: `capture script ${side}² PNG (${way}; ${Math.round(bytes / 1024)} KiB), median of ${rounds} vs a one data.set script`,
+          ours: median(times),
+          baseline: median(baseline),
+          unit: "ms",
+        });
+      }
+      log(`captured in window mode ${window}`);
+    } finally {
+      await executor.close();
+    }
+  } finally {
+    await adapter.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Rows for the capture figures, or one row saying why they were skipped. */
+export async function runCaptureBench({ log, remainingMs = Number.POSITIVE_INFINITY }) {
+  if (spawnSync("blender", ["--version"], { timeout: 60_000 }).status !== 0) {
+    return [{ metric: "capture figures (skipped: no Blender)", unit: "" }];
+  }
+  const rows = await modeRows("none", log);
+  const xvfb = spawnSync("xvfb-run", ["--help"], { timeout: 10_000 }).error === undefined;
+  if (!xvfb) rows.push({ metric: "capture under Xvfb (skipped: no xvfb-run)", unit: "" });
+  else if (remainingMs < 60_000)
+    rows.push({ metric: "capture under Xvfb (skipped: bench time budget)", unit: "" });
+  else rows.push(...(await modeRows("xvfb", log)));
+  return rows;
+}
