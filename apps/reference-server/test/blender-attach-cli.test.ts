@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CliProcess,
   connectHttp,
+  processAlive,
   spawnCli,
   startupUrl,
   stopCli,
@@ -24,15 +25,6 @@ const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).stat
 const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
 const describeWithBlender = hasBlender || requireBlender ? describe : describe.skip;
 const addonScripts = fileURLToPath(new URL("../../../packages/blender/python", import.meta.url));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The images of a tool result, decoded. */
 function images(
@@ -116,9 +108,10 @@ describeWithBlender(
     afterAll(async () => {
       await client?.close().catch(() => undefined);
       for (const started of clis) await stopCli(started);
-      if (blender?.pid !== undefined && alive(blender.pid)) process.kill(-blender.pid, "SIGTERM");
+      if (blender?.pid !== undefined && processAlive(blender.pid))
+        process.kill(-blender.pid, "SIGTERM");
       if (blender?.pid !== undefined)
-        await until(() => !alive(blender?.pid as number), 60_000).catch(() => undefined);
+        await until(() => !processAlive(blender?.pid as number), 60_000).catch(() => undefined);
       rmSync(folder, { recursive: true, force: true });
     });
 
@@ -158,7 +151,7 @@ describeWithBlender(
       }
       expect(await stopCli(cli)).toBe(0);
       // The artist's Blender is never ended by the server.
-      expect(alive(blender?.pid as number)).toBe(true);
+      expect(processAlive(blender?.pid as number)).toBe(true);
     }, 600_000);
 
     it("finds the add-on's connection file itself with auto", async () => {

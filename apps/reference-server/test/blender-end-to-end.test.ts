@@ -8,6 +8,7 @@ import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import {
   connectHttp,
   execute,
+  processAlive,
   search,
   spawnCli,
   startupUrl,
@@ -166,15 +167,6 @@ function blenderSessions(parent: number): { pid: number; sessionDir: string }[] 
   return found;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describeWithBlender(`the CLI serving Blender, stopped${suffix}`, () => {
   beforeAll(() => assertBlender());
 
@@ -190,7 +182,7 @@ describeWithBlender(`the CLI serving Blender, stopped${suffix}`, () => {
         const [{ pid, sessionDir }] = sessions as [{ pid: number; sessionDir: string }];
         expect(existsSync(sessionDir)).toBe(true);
         expect(await stopCli(cli, signal)).toBe(0);
-        await until(() => !alive(pid), 60_000);
+        await until(() => !processAlive(pid), 60_000);
         expect(existsSync(sessionDir)).toBe(false);
       } finally {
         if (cli.child.exitCode === null) cli.child.kill("SIGKILL");

@@ -121,3 +121,13 @@ export async function stopCli(
   }
   return code;
 }
+
+/** Whether a process with this id exists. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
