@@ -22,7 +22,12 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ReadmeExample, readmeExamples, statedTypeScript } from "./readme-examples.ts";
+import {
+  newestTypeScript,
+  type ReadmeExample,
+  readmeExamples,
+  statedTypeScript,
+} from "./readme-examples.ts";
 import { binEntries, workspacePackages } from "./workspace-packages.ts";
 
 const execFileAsync = promisify(execFile);
@@ -137,11 +142,17 @@ beforeAll(async () => {
     { cwd: app, timeoutMs: 420_000 },
   );
 
-  // The sources to type-check: each package's whole API, then its README's marked examples.
+  // The sources to type-check: each package's whole API, then its README's marked examples. An
+  // example that imports other @dcc packages needs the newest TypeScript any of them states.
   mkdirSync(join(app, "src"));
+  const stated = new Map<string, string>();
   for (const pkg of publishable) {
     const readme = readFileSync(join(unpacked.get(pkg.name) ?? "", "README.md"), "utf8");
-    const typescript = statedTypeScript(readme) ?? "none";
+    stated.set(pkg.name, statedTypeScript(readme) ?? "none");
+  }
+  for (const pkg of publishable) {
+    const readme = readFileSync(join(unpacked.get(pkg.name) ?? "", "README.md"), "utf8");
+    const typescript = stated.get(pkg.name) ?? "none";
     const slug = pkg.name.replace(/^@/, "").replace(/\//g, "-");
     const api = join(app, "src", `${slug}-api.ts`);
     writeFileSync(
@@ -153,7 +164,15 @@ beforeAll(async () => {
       const file = join(app, "src", `${slug}-readme-${index + 1}.${example.language}`);
       // Each example is a module of its own, so two examples may use the same names.
       writeFileSync(file, `${example.code}\nexport {};\n`);
-      sources.push({ file, packageName: pkg.name, typescript, example });
+      const imported = [...example.code.matchAll(/from\s+["'](@dcc\/[^"'/]+)/g)].map(
+        (match) => stated.get(match[1] ?? "") ?? typescript,
+      );
+      sources.push({
+        file,
+        packageName: pkg.name,
+        typescript: newestTypeScript([typescript, ...imported]),
+        example,
+      });
     });
   }
 }, 900_000);

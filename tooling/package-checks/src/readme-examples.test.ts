@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readmeExamples, statedTypeScript } from "./readme-examples.ts";
+import { newestTypeScript, readmeExamples, statedTypeScript } from "./readme-examples.ts";
 
 const readme = [
   "# pkg",
@@ -32,5 +32,13 @@ describe("statedTypeScript", () => {
   it("reads the stated minimum, or undefined", () => {
     expect(statedTypeScript(readme)).toBe("5.4");
     expect(statedTypeScript("Works with TypeScript.")).toBeUndefined();
+  });
+});
+
+describe("newestTypeScript", () => {
+  it("compares major and minor as numbers, and keeps none", () => {
+    expect(newestTypeScript(["5.0", "5.10", "5.4"])).toBe("5.10");
+    expect(newestTypeScript(["5.4", "none"])).toBe("none");
+    expect(newestTypeScript([])).toBe("none");
   });
 });

@@ -36,3 +36,16 @@ export function readmeExamples(markdown: string): ReadmeExample[] {
 export function statedTypeScript(markdown: string): string | undefined {
   return /\bTypeScript (\d+\.\d+) or later\b/.exec(markdown)?.[1];
 }
+
+/**
+ * The newest of `major.minor` TypeScript versions; `"none"` if any is `"none"` (a package that
+ * states no minimum), so the check fails on it rather than guessing.
+ */
+export function newestTypeScript(versions: readonly string[]): string {
+  if (versions.length === 0 || versions.includes("none")) return "none";
+  const rank = (version: string): number => {
+    const [major = 0, minor = 0] = version.split(".").map(Number);
+    return major * 1000 + minor;
+  };
+  return versions.reduce((newest, version) => (rank(version) > rank(newest) ? version : newest));
+}
