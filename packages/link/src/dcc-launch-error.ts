@@ -1,10 +1,14 @@
 import { DccMcpError } from "@dcc/cancel";
 
+/** Why a {@link DccLaunchError} was thrown. */
+export type DccLaunchErrorCode = "LAUNCH_FAILED" | "READY_TIMEOUT" | "SANDBOX_UNAVAILABLE";
+
 /** Options for {@link DccLaunchError}. */
 export interface DccLaunchErrorOptions {
-  /** `LAUNCH_FAILED` (could not spawn, exited or broke the protocol before it was ready) or
-   * `READY_TIMEOUT` (no ready line in time). */
-  code: "LAUNCH_FAILED" | "READY_TIMEOUT";
+  /** `LAUNCH_FAILED` (could not spawn, exited or broke the protocol before it was ready),
+   * `READY_TIMEOUT` (no ready line in time) or `SANDBOX_UNAVAILABLE` (`sandbox: "on"` where the
+   * OS sandbox cannot run; the message says why). */
+  code: DccLaunchErrorCode;
   /** What went wrong. */
   message: string;
   /** Exit code, when the process exited by itself. */
@@ -20,7 +24,7 @@ export interface DccLaunchErrorOptions {
 /** A DCC process could not be started and connected. The process is gone when this is thrown. */
 export class DccLaunchError extends DccMcpError {
   override readonly name: string = "DccLaunchError";
-  declare readonly code: "LAUNCH_FAILED" | "READY_TIMEOUT";
+  declare readonly code: DccLaunchErrorCode;
   /** Exit code, when the process exited by itself. */
   readonly exitCode: number | null;
   /** The signal that ended it, when one did. */

@@ -37,6 +37,34 @@ export interface DccProcessOptions {
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
   /** How much output to keep for error messages. Default 16384 characters. */
   outputTailChars?: number | undefined;
+  /**
+   * The OS sandbox around the process (Linux, bubblewrap): `auto` (default) runs it sandboxed
+   * where that works and, where it cannot (not Linux, no `bwrap`, no user namespaces), says so
+   * once in a process warning (`DCC_SANDBOX_OFF`) and runs it as before; `on` fails the start
+   * (`SANDBOX_UNAVAILABLE`) rather than run it unsandboxed; `off` never sandboxes. See
+   * {@link DccSandboxPaths} for what the process sees.
+   */
+  sandbox?: DccSandboxMode | undefined;
+  /** Host paths the sandboxed process needs beyond the system, its install and the link. */
+  sandboxPaths?: DccSandboxPaths | undefined;
+  /** The bubblewrap executable. Default: `bwrap` on `PATH`, else `/usr/bin/bwrap`. */
+  sandboxProgram?: string | undefined;
+}
+
+/** Whether a launched process runs in the OS sandbox (see {@link DccProcessOptions.sandbox}). */
+export type DccSandboxMode = "auto" | "on" | "off";
+
+/**
+ * What a sandboxed process sees of the host besides the system (`/usr`, the loader and font
+ * settings of `/etc`, a minimal `/dev`, its own `/proc`), the install folder of its executable,
+ * the link's Python side and its session folder (writable). Every other host path is absent;
+ * writes elsewhere land in a tmpfs that goes with the process. Missing paths are skipped.
+ */
+export interface DccSandboxPaths {
+  /** Shown read-only, at the same place: scripts, add-ons, the DCC's own files. */
+  readOnly?: readonly string[] | undefined;
+  /** Shown writable, at the same place: a data folder. */
+  readWrite?: readonly string[] | undefined;
 }
 
 /** Where a {@link DccProcess} is in its life. */

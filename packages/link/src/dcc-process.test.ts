@@ -18,7 +18,8 @@ describe.each([
   ["pump", "tcp"],
 ] as const)("DccProcess (%s loop, %s socket)", (loop, transport) => {
   it("launches, connects, serves calls and leaves nothing behind after close", async () => {
-    const host = await startTestHost({ loop, transport });
+    // Outside the sandbox: its pid namespace would show the host other process ids.
+    const host = await startTestHost({ loop, transport, sandbox: "off" });
     const pid = host.pid as number;
     const sessionDir = host.sessionDir as string;
     expect(host.state).toBe("running");
@@ -82,6 +83,7 @@ describe("launch failures", () => {
       ],
       readyTimeoutMs: 2000,
       terminateGraceMs: 500,
+      sandbox: "off", // the pid it prints must be this namespace's
     });
     const error = await host.start().catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "READY_TIMEOUT" });
@@ -136,6 +138,7 @@ describe("processGroup", () => {
       args: ["-c", script],
       processGroup: true,
       terminateGraceMs: 1000,
+      sandbox: "off", // the side process's pid must be this namespace's
       onOutput: (text) => {
         output += text;
       },

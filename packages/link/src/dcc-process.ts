@@ -12,7 +12,9 @@ import { LinkError } from "./link-error.ts";
  * fresh random token (in the environment or a 0600 file, never on the command line), and a
  * watchdog pipe on fd 3 whose end-of-file tells the host that this process died, even by
  * SIGKILL. When the host exits, for whatever reason, its link is closed (`HOST_GONE`) and its
- * folder removed; {@link DccProcess.restart} starts a new one on demand.
+ * folder removed; {@link DccProcess.restart} starts a new one on demand. On Linux the host runs
+ * in an OS sandbox by default (see {@link DccProcessOptions.sandbox}), and each start first
+ * removes the session folders of launches killed with their hosts.
  */
 export class DccProcess {
   readonly #options: DccProcessOptions;
@@ -50,6 +52,11 @@ export class DccProcess {
   /** The current host's private session folder (removed once the host has exited). */
   get sessionDir(): string | undefined {
     return this.#instance?.session.dir;
+  }
+
+  /** Whether the current (or last) host runs in the OS sandbox; undefined before a start. */
+  get sandboxed(): boolean | undefined {
+    return this.#instance?.sandboxed;
   }
 
   /** The end of what the current (or last) host wrote to stdout and stderr. */

@@ -16,7 +16,13 @@ describe("the heartbeat", () => {
   it.each(["blocking", "pump"] as const)(
     "finds a frozen %s host unresponsive and ends it (the default)",
     async (loop) => {
-      const host = await startTestHost({ loop, terminateGraceMs: 500, link: { heartbeat: quick } });
+      // Outside the sandbox: SIGSTOP must reach the host itself, not bwrap.
+      const host = await startTestHost({
+        loop,
+        terminateGraceMs: 500,
+        link: { heartbeat: quick },
+        sandbox: "off",
+      });
       const pid = host.pid as number;
       const sessionDir = host.sessionDir as string;
       const disconnected = nextDisconnect(host);
@@ -64,7 +70,11 @@ describe("the heartbeat", () => {
   );
 
   it("with onUnresponsive: keep, only reports it", async () => {
-    const host = await startTestHost({ onUnresponsive: "keep", link: { heartbeat: quick } });
+    const host = await startTestHost({
+      onUnresponsive: "keep",
+      link: { heartbeat: quick },
+      sandbox: "off", // SIGSTOP must reach the host itself
+    });
     const pid = host.pid as number;
     const disconnected = nextDisconnect(host);
     process.kill(pid, "SIGSTOP");

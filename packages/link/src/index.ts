@@ -6,10 +6,17 @@
  */
 
 export type { CallCompletion } from "./call-completion.ts";
-export type { DccLaunchErrorOptions } from "./dcc-launch-error.ts";
+export type { DccLaunchErrorCode, DccLaunchErrorOptions } from "./dcc-launch-error.ts";
 export { DccLaunchError } from "./dcc-launch-error.ts";
 export { DccProcess } from "./dcc-process.ts";
-export type { DccProcessOptions, DccProcessState } from "./dcc-process-options.ts";
+export type {
+  DccProcessOptions,
+  DccProcessState,
+  DccSandboxMode,
+  DccSandboxPaths,
+} from "./dcc-process-options.ts";
+export type { DccSandboxSupport } from "./dcc-sandbox-support.ts";
+export { dccSandboxSupport } from "./dcc-sandbox-support.ts";
 export type { ForcefulCallOptions } from "./forceful-call.ts";
 export { forcefulCall } from "./forceful-call.ts";
 export { LinkClient } from "./link-client.ts";
@@ -32,6 +39,8 @@ export type { HostLoop, LinkWelcome } from "./link-welcome.ts";
 export { linkPythonPath } from "./python-path.ts";
 export type { RemoteCallErrorOptions } from "./remote-call-error.ts";
 export { RemoteCallError } from "./remote-call-error.ts";
+export type { SweepStaleFoldersOptions } from "./sweep-stale-folders.ts";
+export { processAlive, sweepStaleFolders } from "./sweep-stale-folders.ts";
 export type {
   LinkAccess,
   OpenSyncLinkOptions,

@@ -1,4 +1,5 @@
 // Test hosts launched through DccProcess: `test_host.py` under plain python3.
+import { dirname } from "node:path";
 import { DccProcess } from "../dcc-process.ts";
 import type { DccProcessOptions } from "../dcc-process-options.ts";
 import { python, pythonArgs, testHostScript } from "./python.ts";
@@ -10,13 +11,18 @@ const launched: DccProcess[] = [];
 
 /** Starts `test_host.py` through DccProcess (heartbeat off unless asked for). */
 export async function startTestHost(options: TestHostOptions = {}): Promise<DccProcess> {
-  const { loop = "blocking", link, ...rest } = options;
+  const { loop = "blocking", link, sandboxPaths, ...rest } = options;
   const host = new DccProcess({
     command: python,
     args: [...pythonArgs, testHostScript, loop],
     readyTimeoutMs: 30_000,
     terminateGraceMs: 2000,
     ...rest,
+    // The test host sits beside this file; in the sandbox (on by default) it must be visible.
+    sandboxPaths: {
+      ...sandboxPaths,
+      readOnly: [dirname(testHostScript), ...(sandboxPaths?.readOnly ?? [])],
+    },
     link: { heartbeat: false, ...link },
   });
   launched.push(host);

@@ -96,6 +96,39 @@ def info(params, call):
     return {"pid": os.getpid(), "ppid": os.getppid(), "tmpdir": os.environ.get("TMPDIR")}
 
 
+@dispatcher.handler()
+def read_file(params, call):
+    """What the host sees of a path: its text, or the error's name (the sandbox tests)."""
+    try:
+        with open(params["path"], encoding="utf-8") as handle:
+            return {"text": handle.read()}
+    except OSError as error:
+        return {"error": type(error).__name__}
+
+
+@dispatcher.handler()
+def write_file(params, call):
+    """Writes a text file; reports the error's name instead of failing."""
+    try:
+        with open(params["path"], "w", encoding="utf-8") as handle:
+            handle.write(params["text"])
+        return {"written": True}
+    except OSError as error:
+        return {"error": type(error).__name__}
+
+
+@dispatcher.handler()
+def connect(params, call):
+    """Tries a TCP connection to 127.0.0.1:port; reports the error's name when it fails."""
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", params["port"]), timeout=5).close()
+        return {"connected": True}
+    except OSError as error:
+        return {"error": type(error).__name__}
+
+
 def pump_loop():
     server = PumpServer(dispatcher).start()
     signal.signal(signal.SIGTERM, lambda *_: server.stop())

@@ -1,18 +1,22 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
-import { delimiter } from "node:path";
+import { delimiter, resolve } from "node:path";
 import { DccLaunchError } from "../dcc-launch-error.ts";
 import type { DccProcessOptions } from "../dcc-process-options.ts";
+import { dccSandboxSupport, findOnPath, noticeSandboxOff } from "../dcc-sandbox-support.ts";
 import { LinkClient } from "../link-client.ts";
 import { assertLoopbackEndpoint, type LinkEndpoint } from "../link-endpoint.ts";
 import { linkPythonPath } from "../python-path.ts";
 import { endHost } from "./end-host.ts";
 import { ProcessOutput } from "./process-output.ts";
+import { sandboxArguments } from "./sandbox-arguments.ts";
 import {
+  addSessionOwner,
   createLaunchToken,
   createSessionFolder,
   removeSessionFolder,
   type SessionFolder,
+  sweepStaleSessionFolders,
   writeTokenFile,
 } from "./session-folder.ts";
 
@@ -26,6 +30,8 @@ export interface HostInstance {
   readonly session: SessionFolder;
   readonly link: LinkClient;
   readonly output: ProcessOutput;
+  /** Whether it runs in the OS sandbox. */
+  readonly sandboxed: boolean;
   /** Resolves once the process has exited, its link is closed and its folder removed. */
   readonly gone: Promise<void>;
 }
@@ -35,6 +41,7 @@ function hostEnvironment(
   options: DccProcessOptions,
   session: SessionFolder,
   token: string,
+  sandboxed: boolean,
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
@@ -49,11 +56,14 @@ function hostEnvironment(
     PYTHONPATH: env["PYTHONPATH"] ? `${pythonPath}${delimiter}${env["PYTHONPATH"]}` : pythonPath,
     PYTHONDONTWRITEBYTECODE: env["PYTHONDONTWRITEBYTECODE"] ?? "1",
     DCC_LINK_PYTHON_PATH: pythonPath,
-    DCC_LINK_SESSION_DIR: session.dir,
     DCC_LINK_WATCHDOG_FD: String(watchdogFd),
     DCC_LINK_MAX_FRAME_BYTES: String(options.maxFrameBytes ?? 16 * 1024 * 1024),
     DCC_LINK_AUTH_TIMEOUT_MS: String(options.authTimeoutMs ?? 5000),
   });
+  // The host's watchdog removes the folder if Node dies. Not in the sandbox: there the folder is
+  // a mount point (its contents would go, marker included, but not the folder) and the host is
+  // killed with Node anyway; the next launch's sweep removes it.
+  if (!sandboxed) env["DCC_LINK_SESSION_DIR"] = session.dir;
   if (options.transport === "tcp") env["DCC_LINK_TCP_PORT"] = "0";
   else env["DCC_LINK_SOCKET"] = session.socketPath;
   if (options.tokenVia === "file") env["DCC_LINK_TOKEN_FILE"] = session.tokenFile;
@@ -80,19 +90,69 @@ function readyEndpoint(
 }
 
 /**
- * Spawns the host with the link's environment and a watchdog pipe, waits (bounded) for its
- * ready line, connects the link, and returns the instance. On any failure the process is ended
- * and the folder removed before the {@link DccLaunchError} is thrown.
+ * The bwrap to run the host in, or undefined to run it bare: `off`, or `auto` where the sandbox
+ * cannot run (said once). @throws {DccLaunchError} `SANDBOX_UNAVAILABLE` for `on` there.
+ */
+async function chooseSandbox(options: DccProcessOptions): Promise<string | undefined> {
+  const mode = options.sandbox ?? "auto";
+  if (mode === "off") return undefined;
+  if (mode !== "auto" && mode !== "on") {
+    throw new TypeError(`sandbox must be "auto", "on" or "off", not ${JSON.stringify(mode)}`);
+  }
+  const support = await dccSandboxSupport(options.sandboxProgram);
+  if (support.available) return support.bwrap;
+  if (mode === "on") {
+    throw new DccLaunchError({
+      code: "SANDBOX_UNAVAILABLE",
+      message: `${options.command} was not started: sandbox is "on" but ${support.reason}`,
+    });
+  }
+  noticeSandboxOff(support.reason);
+  return undefined;
+}
+
+/** The command and arguments to spawn: the host's own, or bwrap around them. */
+function spawnCommand(
+  options: DccProcessOptions,
+  session: SessionFolder,
+  env: NodeJS.ProcessEnv,
+  bwrap: string | undefined,
+): { command: string; args: string[] } {
+  const args = [...(options.args ?? [])];
+  if (bwrap === undefined) return { command: options.command, args };
+  const found = findOnPath(options.command, env["PATH"]);
+  if (found === undefined) throw new Error(`${options.command} was not found`);
+  const layout = {
+    command: resolve(found),
+    args,
+    readOnly: [linkPythonPath(), ...(options.sandboxPaths?.readOnly ?? [])],
+    readWrite: [session.dir, ...(options.sandboxPaths?.readWrite ?? [])],
+    // Loopback TCP needs the host's network namespace; the Unix socket (default) does not.
+    shareNet: options.transport === "tcp",
+    cwd: options.cwd === undefined ? session.tmpDir : resolve(options.cwd),
+  };
+  return { command: bwrap, args: sandboxArguments(layout) };
+}
+
+/**
+ * Spawns the host with the link's environment and a watchdog pipe (in the OS sandbox unless it
+ * is off or cannot run), waits (bounded) for its ready line, connects the link, and returns the
+ * instance. Before that, session folders left by killed launches are swept. On any failure the
+ * process is ended and the folder removed before the {@link DccLaunchError} is thrown.
  */
 export async function launchHost(options: DccProcessOptions): Promise<HostInstance> {
+  const bwrap = await chooseSandbox(options);
+  await sweepStaleSessionFolders(options.baseDir);
   const session = await createSessionFolder(options.baseDir);
   const token = createLaunchToken();
   let child: ChildProcess;
   try {
     if (options.tokenVia === "file") await writeTokenFile(session, token);
-    child = spawn(options.command, options.args ?? [], {
+    const env = hostEnvironment(options, session, token, bwrap !== undefined);
+    const { command, args } = spawnCommand(options, session, env, bwrap);
+    child = spawn(command, args, {
       cwd: options.cwd,
-      env: hostEnvironment(options, session, token),
+      env,
       // fd 3 is the watchdog: we hold the other end and never write; our death closes it.
       stdio: ["ignore", "pipe", "pipe", "pipe"],
       detached: options.processGroup === true,
@@ -142,6 +202,8 @@ export async function launchHost(options: DccProcessOptions): Promise<HostInstan
       output: output.tail,
     });
   };
+  // A later launch's sweep keeps the folder while either owner lives.
+  if (child.pid !== undefined) await addSessionOwner(session, child.pid).catch(() => undefined);
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
@@ -182,5 +244,5 @@ export async function launchHost(options: DccProcessOptions): Promise<HostInstan
       error,
     );
   }
-  return { child, session, link, output, gone };
+  return { child, session, link, output, sandboxed: bwrap !== undefined, gone };
 }

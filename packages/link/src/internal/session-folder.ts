@@ -1,10 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sweepStaleFolders } from "../sweep-stale-folders.ts";
 
-/** The marker the Python side checks before it removes a session folder (`session.py`). */
+/**
+ * The marker the Python side checks before it removes a session folder (`session.py`). It lists
+ * the folder's owners, one process id a line: the launching Node process, then the host.
+ */
 export const sessionMarker = ".dcc-link-session";
+
+/** Session folder names: `dcc-link-` and six random characters. */
+const sessionPrefix = "dcc-link-";
 
 /** Longest Unix socket path every platform takes (macOS: 104 bytes with the NUL). */
 const maxSocketPathBytes = 103;
@@ -22,10 +29,10 @@ export interface SessionFolder {
  * @throws {Error} when the socket path would be too long for the platform.
  */
 export async function createSessionFolder(baseDir: string = tmpdir()): Promise<SessionFolder> {
-  const dir = await mkdtemp(join(baseDir, "dcc-link-"));
+  const dir = await mkdtemp(join(baseDir, sessionPrefix));
   try {
     await chmod(dir, 0o700); // mkdtemp already uses 0700; say so explicitly.
-    await writeFile(join(dir, sessionMarker), "", { mode: 0o600 });
+    await writeFile(join(dir, sessionMarker), `${process.pid}\n`, { mode: 0o600 });
     const tmpDir = join(dir, "tmp");
     await mkdir(tmpDir, { mode: 0o700 });
     const socketPath = join(dir, "link.sock");
@@ -54,4 +61,30 @@ export function createLaunchToken(): string {
 /** Writes the token to the session's 0600 token file (the host deletes it once read). */
 export async function writeTokenFile(folder: SessionFolder, token: string): Promise<void> {
   await writeFile(folder.tokenFile, token, { mode: 0o600, flag: "wx" });
+}
+
+/** Adds the host's process id to the folder's owners, once it is spawned. */
+export async function addSessionOwner(folder: SessionFolder, pid: number): Promise<void> {
+  await appendFile(join(folder.dir, sessionMarker), `${pid}\n`);
+}
+
+/**
+ * Removes the session folders under `baseDir` whose owners are all dead: left when the launcher
+ * and its host were killed together (a supervisor's SIGKILL of the group), when nobody was left
+ * to remove them. A folder whose marker lists no owner (or is missing) is kept.
+ */
+export async function sweepStaleSessionFolders(baseDir: string = tmpdir()): Promise<string[]> {
+  return sweepStaleFolders({
+    parent: baseDir,
+    prefix: sessionPrefix,
+    owners: async (path) => {
+      const text = await readFile(join(path, sessionMarker), "utf8").catch(() => undefined);
+      if (text === undefined) return undefined;
+      const pids = text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map(Number);
+      return pids.every((pid) => Number.isInteger(pid) && pid > 0) ? pids : undefined;
+    },
+  });
 }
