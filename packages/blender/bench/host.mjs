@@ -1,5 +1,5 @@
 // The real-Blender half of the `@dcc/blender` benchmark (runs only where Blender is installed):
-// start-to-ready beside a bare `blender -b` start-to-exit; the link's round trip of a no-op
+// start-to-ready beside a bare `blender -b` start-to-exit, and in the OS sandbox beside without; the link's round trip of a no-op
 // beside a bare TCP echo inside the same Blender process; a command dispatched from a script
 // beside the same command called over the link directly, both timed by their arrivals in
 // Blender (the sandbox's overhead per dispatch, and this process's CPU per call on each path); and `mesh.primitive_cube_add` beside the no-op
@@ -13,19 +13,35 @@ import { createBlenderAdapter } from "@dcc/blender";
 import { createAdapterExecutor } from "@dcc/executor";
 import { median } from "../../../bench/support.mjs";
 
-async function started(dataDir) {
-  const adapter = createBlenderAdapter({ dataDir });
+async function started(dataDir, sandbox = "auto") {
+  const adapter = createBlenderAdapter({ dataDir, sandbox });
   const begin = performance.now();
   await adapter.start({ signal: AbortSignal.timeout(180_000), reportHost: () => {} });
   return { adapter, readyMs: performance.now() - begin };
 }
 
-function bareStartMs() {
+/** Whether bwrap can make a sandbox here. */
+function hasSandbox() {
+  const probe = ["--unshare-all", "--ro-bind", "/", "/", "--", "true"];
+  return spawnSync("bwrap", probe, { timeout: 30_000 }).status === 0;
+}
+
+/**
+ * `blender -b` started and ended, bare or (`sandboxed`) under a bwrap with the layout of the
+ * adapter's (system read-only, fresh /tmp, no network, its own PID namespace).
+ */
+function bareStartMs(sandboxed = false) {
+  const blender = ["blender", "-b", "--factory-startup", "--python-expr", "pass"];
+  const wrap = [
+    ...["--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"],
+    ...["--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib"],
+    ...["--symlink", "usr/lib64", "/lib64", "--ro-bind", "/etc", "/etc"],
+    ...["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--"],
+  ];
+  const [command, ...args] = sandboxed ? ["bwrap", ...wrap, ...blender] : blender;
   const begin = performance.now();
-  const result = spawnSync("blender", ["-b", "--factory-startup", "--python-expr", "pass"], {
-    timeout: 180_000,
-  });
-  if (result.status !== 0) throw new Error(`blender -b exited with ${result.status}`);
+  const result = spawnSync(command, args, { timeout: 180_000 });
+  if (result.status !== 0) throw new Error(`${command} … blender -b exited with ${result.status}`);
   return performance.now() - begin;
 }
 
@@ -72,22 +88,50 @@ export async function runHostBench({ log }) {
   const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-bench-"));
   const rows = [];
   try {
+    // Alternated, so a burst of load on the machine hits every kind of start alike.
     const readies = [];
+    const sandboxedReadies = [];
     const bare = [];
-    for (let round = 0; round < 3; round++) {
-      const { adapter, readyMs } = await started(dataDir);
+    const sandboxedBare = [];
+    const sandbox = hasSandbox();
+    for (let round = 0; round < 5; round++) {
+      const { adapter, readyMs } = await started(dataDir, "off");
       readies.push(readyMs);
       await adapter.close();
+      if (sandbox) {
+        const inside = await started(dataDir, "on");
+        sandboxedReadies.push(inside.readyMs);
+        await inside.adapter.close();
+        sandboxedBare.push(bareStartMs(true));
+      }
       bare.push(bareStartMs());
     }
     rows.push({
-      metric: "Blender start-to-ready (median of 3) vs bare blender -b start-to-exit",
+      metric: "Blender start-to-ready, no sandbox (median of 5) vs bare blender -b start-to-exit",
       ours: median(readies),
       baseline: median(bare),
       unit: "ms",
     });
+    if (sandbox) {
+      rows.push({
+        metric: "Blender start-to-ready in the OS sandbox (bwrap) vs without (median of 5)",
+        ours: median(sandboxedReadies),
+        baseline: median(readies),
+        unit: "ms",
+      });
+      rows.push({
+        metric: "bare bwrap … blender -b start-to-exit vs bare blender -b (median of 5)",
+        ours: median(sandboxedBare),
+        baseline: median(bare),
+        unit: "ms",
+      });
+    } else {
+      rows.push({ metric: "sandboxed start (skipped: bwrap cannot run here)", unit: "" });
+    }
 
-    const { adapter } = await started(dataDir);
+    // The rest is timed without the sandbox, as before it existed (the link's round trip runs on
+    // loopback TCP inside Blender, which the sandbox's own network namespace would not reach).
+    const { adapter } = await started(dataDir, "off");
     try {
       const calls = 2000;
       await adapter.call("ping");

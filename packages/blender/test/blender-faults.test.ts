@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdapterExecutor } from "@dcc/executor";
+import { DccProcess } from "@dcc/link";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BlenderNotFoundError, createBlenderAdapter } from "../src/index.ts";
 import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
@@ -18,6 +19,7 @@ import {
   waitFor,
   watchMainThread,
 } from "./support/blender-session.ts";
+import { runSandboxTests } from "./support/bwrap-available.ts";
 
 describe("a missing Blender", () => {
   it("refuses to start, naming where it looked and how to install Blender", async () => {
@@ -312,29 +314,61 @@ describeWithBlender("leftovers", () => {
     expect(processesOf(sessionDir)).toEqual([]);
   });
 
+  /** Starts blender-parent.ts; resolves with it and Blender's session folder. */
+  const startParent = async (window: string, sandbox: string) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
+    const parent = spawn(
+      process.execPath,
+      ["--conditions=@dcc/source", "--import", "tsx", parentScript, dataDir, window, sandbox],
+      { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    leftovers.push(parent.pid as number);
+    let text = "";
+    parent.stdout?.setEncoding("utf8");
+    for await (const chunk of parent.stdout as AsyncIterable<string>) {
+      text += chunk;
+      if (text.includes("\n")) break;
+    }
+    const { sessionDir } = JSON.parse(text) as { pid: number; sessionDir: string };
+    return { parent, dataDir, sessionDir };
+  };
+
   it.each(["none", "xvfb"] as const)(
-    "a SIGKILLed server leaves no Blender or folder (window: %s)",
+    "a SIGKILLed server leaves no Blender or folder (window: %s, no sandbox: the watchdog)",
     async (window) => {
-      const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
-      const parent = spawn(
-        process.execPath,
-        ["--conditions=@dcc/source", "--import", "tsx", parentScript, dataDir, window],
-        { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] },
-      );
-      leftovers.push(parent.pid as number);
-      let text = "";
-      parent.stdout?.setEncoding("utf8");
-      for await (const chunk of parent.stdout as AsyncIterable<string>) {
-        text += chunk;
-        if (text.includes("\n")) break;
-      }
-      const { sessionDir } = JSON.parse(text) as { pid: number; sessionDir: string };
+      const { parent, dataDir, sessionDir } = await startParent(window, "off");
       const hosts = processesOf(sessionDir);
       leftovers.push(...hosts);
       expect(hosts.length).toBeGreaterThan(0);
       parent.kill("SIGKILL");
       await waitFor("Blender to exit", () => processesOf(sessionDir).length === 0, 60_000);
       await waitFor("its folder to go", () => !existsSync(sessionDir), 60_000);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  );
+
+  it.runIf(runSandboxTests).each(["none", "xvfb"] as const)(
+    "a SIGKILLed server leaves no Blender (window: %s, sandboxed); the next launch sweeps its folder",
+    async (window) => {
+      const { parent, dataDir, sessionDir } = await startParent(window, "on");
+      const hosts = processesOf(sessionDir);
+      leftovers.push(...hosts);
+      expect(hosts.length).toBeGreaterThan(0);
+      parent.kill("SIGKILL");
+      // --die-with-parent: the kernel ends the sandbox (Xvfb included) with the server.
+      await waitFor("Blender to exit", () => processesOf(sessionDir).length === 0, 60_000);
+      await waitFor(
+        "the server to be reaped",
+        () => parent.exitCode !== null || parent.signalCode !== null,
+        60_000,
+      );
+      // Nobody was left to remove the folder; any launch sweeps it first, even one that then
+      // fails (or another test's launch did already: the link's own test, with a private base
+      // folder, shows the folder is there until then).
+      const next = new DccProcess({ command: "/nonexistent/next-launch", sandbox: "off" });
+      await expect(next.start()).rejects.toMatchObject({ code: "LAUNCH_FAILED" });
+      await next.close();
+      expect(existsSync(sessionDir)).toBe(false);
       rmSync(dataDir, { recursive: true, force: true });
     },
   );

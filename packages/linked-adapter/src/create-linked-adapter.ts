@@ -105,6 +105,8 @@ export interface LinkedAdapter extends DccAdapter {
   readonly output: string;
   /** A launched DCC's private session folder (its socket and `TMPDIR`). */
   readonly sessionDir: string | undefined;
+  /** Whether a launched DCC runs in `@dcc/link`'s OS sandbox (false when attached; undefined before `start`). */
+  readonly sandboxed: boolean | undefined;
   /** The connection once `start` ran. */
   readonly connection: LinkedConnection | undefined;
   /** Calls a link method directly (`ping`, …); `HOST_GONE` before `start`. */
@@ -223,6 +225,9 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     },
     get sessionDir() {
       return connection?.sessionDir;
+    },
+    get sandboxed() {
+      return connection?.sandboxed;
     },
     get connection() {
       return connection;

@@ -64,6 +64,11 @@ export class LinkedAttachment implements LinkedConnection {
     return this.#attaches;
   }
 
+  /** Always false: an attached DCC was started by someone else, outside any sandbox of ours. */
+  get sandboxed(): boolean {
+    return false;
+  }
+
   /** Always undefined: an attached DCC has no session folder of ours. */
   get sessionDir(): string | undefined {
     return undefined;

@@ -53,6 +53,8 @@ export interface LinkedConnection {
   readonly launches: number;
   /** A launched host's private session folder (socket, `TMPDIR`); undefined when attached. */
   readonly sessionDir: string | undefined;
+  /** Whether a launched host runs in `@dcc/link`'s OS sandbox (false when attached; undefined before a start). */
+  readonly sandboxed: boolean | undefined;
   /** The end of what a launched host printed ("" when attached). */
   readonly output: string;
 }

@@ -123,6 +123,11 @@ export class LinkedHost implements LinkedConnection {
     return this.#launches;
   }
 
+  /** Whether the current (or last) host runs in the OS sandbox; undefined before a start. */
+  get sandboxed(): boolean | undefined {
+    return this.#process.sandboxed;
+  }
+
   /** The current host's private session folder (socket, `TMPDIR`); removed once it exits. */
   get sessionDir(): string | undefined {
     return this.#process.sessionDir;

@@ -7,6 +7,7 @@ import type {
   CommandErrorOptions,
   DccAdapter,
 } from "@dcc/executor";
+import type { DccSandboxMode } from "@dcc/link";
 import { createLinkedAdapter, keywordArgs, type LinkedCaller } from "@dcc/linked-adapter";
 import { createBlenderCatalog } from "../blender-catalog.ts";
 import type { BlenderCommandRecord } from "../blender-command-record.ts";
@@ -47,6 +48,14 @@ export interface BlenderAdapterOptions {
   catalog?: DccApiCatalog | undefined;
   /** Sees what Blender writes to stdout and stderr. */
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
+  /**
+   * The OS sandbox around a launched Blender (Linux, bubblewrap; every `window` mode): `auto`
+   * (default) where it works, else a one-time warning and none; `on` refuses to start without
+   * it; `off` is the opt-out. Sandboxed, Blender sees the system, its install, this package's
+   * Python and the data folder (writable), and nothing else of the host; no network. An
+   * attached Blender (`attach`) is never sandboxed: its policy alone guards it.
+   */
+  sandbox?: DccSandboxMode | undefined;
 }
 
 /** The Blender adapter, with its process for tests and embedding. */
@@ -61,6 +70,8 @@ export interface BlenderAdapter extends DccAdapter {
   readonly output: string;
   /** The running Blender's private session folder (its socket and `TMPDIR`). */
   readonly sessionDir: string | undefined;
+  /** Whether the running Blender is in the OS sandbox (false when attached; undefined before `start`). */
+  readonly sandboxed: boolean | undefined;
   /** Calls a link method of Blender's start-up script directly (`ping`, `blender.reset`, …). */
   call(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
@@ -126,6 +137,7 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
         dataDir,
         window: options.window ?? "none",
         policy: options.policy,
+        sandbox: options.sandbox,
       });
     },
     attach:
@@ -177,6 +189,9 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     },
     get sessionDir() {
       return linked.sessionDir;
+    },
+    get sandboxed() {
+      return linked.sandboxed;
     },
     start: (context) => linked.start(context),
     dispatchLane: () => linked.dispatchLane?.(),

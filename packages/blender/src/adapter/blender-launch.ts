@@ -1,5 +1,7 @@
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DccProcessOptions } from "@dcc/link";
+import type { DccProcessOptions, DccSandboxMode } from "@dcc/link";
 import { findBlender, findExecutable } from "./find-blender.ts";
 
 /**
@@ -31,7 +33,15 @@ export interface BlenderLaunchSettings {
   policy?: BlenderPolicy | undefined;
   /** The environment to find executables in. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The OS sandbox around Blender (see `@dcc/link`'s `DccProcessOptions.sandbox`). Default `auto`. */
+  sandbox?: DccSandboxMode | undefined;
 }
+
+/** What of a {@link DccProcessOptions} a Blender launch sets. */
+export type BlenderLaunch = Pick<
+  DccProcessOptions,
+  "command" | "args" | "env" | "processGroup" | "sandbox" | "sandboxPaths"
+>;
 
 /** Absolute path of the start-up script Blender runs (beside `src/` and `dist/`). */
 export function blenderStartupScript(): string {
@@ -39,14 +49,30 @@ export function blenderStartupScript(): string {
 }
 
 /**
+ * What the sandboxed Blender sees besides the system and its install: this package's Python
+ * (read-only), the data folder (writable) and, on a real display, the X server's socket folder
+ * and authority file (read-only).
+ */
+function sandboxPaths(
+  settings: BlenderLaunchSettings,
+): NonNullable<DccProcessOptions["sandboxPaths"]> {
+  const readOnly = [dirname(blenderStartupScript())];
+  if (settings.window === "display") {
+    const env = settings.env ?? process.env;
+    readOnly.push("/tmp/.X11-unix", env["XAUTHORITY"] ?? join(homedir(), ".Xauthority"));
+  }
+  return { readOnly, readWrite: [settings.dataDir] };
+}
+
+/**
  * The command, arguments and environment of one Blender launch. The start-up file is the
  * factory one and auto-run scripts are off (`--disable-autoexec`), so a user's preferences or a
- * .blend file's scripts never run.
+ * .blend file's scripts never run. In the OS sandbox (by default where it works), Blender sees
+ * the system, its install, this package's Python and the data folder, and nothing else.
  * @throws {BlenderNotFoundError} when Blender (or `xvfb-run` for `xvfb`) is missing.
  */
-export function blenderLaunch(
-  settings: BlenderLaunchSettings,
-): Pick<DccProcessOptions, "command" | "args" | "env" | "processGroup"> {
+export function blenderLaunch(settings: BlenderLaunchSettings): BlenderLaunch {
+  const sandbox = { sandbox: settings.sandbox ?? "auto", sandboxPaths: sandboxPaths(settings) };
   const blender = findBlender({ blenderBin: settings.blenderBin, env: settings.env });
   const common = ["--factory-startup", "--disable-autoexec", "--python-exit-code", "1"];
   const script = ["--python", blenderStartupScript()];
@@ -56,11 +82,12 @@ export function blenderLaunch(
     DCC_BLENDER_LOOP: settings.window === "none" ? "blocking" : "pump",
   };
   if (settings.window === "none") {
-    return { command: blender, args: ["-b", ...common, ...script], env, processGroup: false };
+    const args = ["-b", ...common, ...script];
+    return { command: blender, args, env, processGroup: false, ...sandbox };
   }
   const gui = [...common, "-noaudio", ...script];
   if (settings.window === "display") {
-    return { command: blender, args: gui, env, processGroup: false };
+    return { command: blender, args: gui, env, processGroup: false, ...sandbox };
   }
   const xvfbRun = findExecutable("xvfb-run", settings.env ?? process.env, "xvfb-run");
   // The X authority file goes in the session's TMPDIR by name: left to itself, xvfb-run makes a
@@ -73,5 +100,6 @@ export function blenderLaunch(
     env,
     // xvfb-run's X server would outlive it: the whole group is ended.
     processGroup: true,
+    ...sandbox,
   };
 }
