@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { CommandError, type DccHostStatus } from "@dcc/executor";
 import { linkPythonPath } from "@dcc/link";
 import { afterEach, describe, expect, it } from "vitest";
@@ -25,15 +26,19 @@ interface Started {
   run(name: string, args?: unknown, signal?: AbortSignal): Promise<unknown>;
 }
 
+/** The kit host's launch. In the OS sandbox (on by default where it runs) its script must be visible. */
+const kitLaunch = {
+  command: python,
+  args: ["-S", kitHostScript],
+  env: { PYTHONPATH: linkPythonPath() },
+  sandboxPaths: { readOnly: [dirname(kitHostScript)] },
+};
+
 async function start(options: Partial<LinkedAdapterOptions> = {}): Promise<Started> {
   const adapter = createLinkedAdapter({
     dccName: "kit",
     displayName: "KitDCC",
-    launch: () => ({
-      command: python,
-      args: ["-S", kitHostScript],
-      env: { PYTHONPATH: linkPythonPath() },
-    }),
+    launch: () => kitLaunch,
     specs,
     readyTimeoutMs: 60_000,
     ...options,
@@ -66,7 +71,8 @@ async function failure(promise: Promise<unknown>): Promise<CommandError> {
 
 describe("createLinkedAdapter over a real Python host", () => {
   it("serves each spec as a command, with its record in the catalog", async () => {
-    const { adapter, run } = await start();
+    // Outside the sandbox, whose PID namespace would give the host another process id.
+    const { adapter, run } = await start({ launch: () => ({ ...kitLaunch, sandbox: "off" }) });
     expect(adapter.commands().map((command) => command.name)).toEqual(specs.map((s) => s.name));
     expect(await run("kit.echo", { value: [1, "a"] })).toEqual({ params: { value: [1, "a"] } });
     expect(await run("kit.pid")).toBe(adapter.pid);
