@@ -57,9 +57,12 @@ const prelude = `
   function attempt(f) { try { return { ok: f() }; } catch (e) { return { code: e.code, message: e.message }; } }
 `;
 
-// The policy alone must hold: each configuration launches its own Blender. Once the adapter's
-// `sandbox` option is on main, add `["sandbox off", { sandbox: "off" }]`.
-const configurations: Array<[string, Partial<BlenderAdapterOptions>]> = [["default", {}]];
+// The policy alone must hold, without the OS sandbox too: each configuration launches its own
+// Blender (the default is sandboxed where bwrap runs).
+const configurations: Array<[string, Partial<BlenderAdapterOptions>]> = [
+  ["default", {}],
+  ["sandbox off", { sandbox: "off" }],
+];
 
 for (const [label, adapterOptions] of configurations) {
   describeWithBlender(`the data folder holds over MCP (${label})${suffix}`, () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
@@ -158,8 +158,9 @@ function blenderSessions(parent: number): { pid: number; sessionDir: string }[] 
       const ppid = /PPid:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1];
       if (Number(ppid) !== parent) continue;
       const env = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
-      const dir = env.find((line) => line.startsWith("DCC_LINK_SESSION_DIR="))?.slice(21);
-      if (dir !== undefined) found.push({ pid: Number(entry), sessionDir: dir });
+      // The link's socket is in the session folder (sandboxed or not).
+      const socket = env.find((line) => line.startsWith("DCC_LINK_SOCKET="))?.slice(16);
+      if (socket !== undefined) found.push({ pid: Number(entry), sessionDir: dirname(socket) });
     } catch {
       // Gone meanwhile.
     }
