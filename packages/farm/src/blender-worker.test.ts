@@ -3,9 +3,10 @@
 // the worker takes the next job.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { dccSandboxSupport } from "@dcc/link";
 import type { JobRecord } from "@dcc/mcp-bridge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pollUntil } from "./__fixtures__/mcp-client.ts";
@@ -34,7 +35,36 @@ const title =
     ? "a farm worker that owns a real Blender"
     : `a farm worker that owns a real Blender (${required ? "required, but missing" : "skipped"}: ${missing.join("; ")})`;
 
+/** Whether the worker's Blender must run sandboxed: where bwrap runs, or CI requires it. */
+const sandboxed = (await dccSandboxSupport()).available || process.env["DCC_REQUIRE_BWRAP"] === "1";
+
 const finished = (record: JobRecord | undefined) => record?.finishedAt !== undefined;
+
+/** The descendants of `pid` with their command names, from /proc. */
+function descendants(pid: number): { pid: number; name: string }[] {
+  const parents = new Map<number, { ppid: number; name: string }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(Number(entry), { ppid, name });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const found: { pid: number; name: string }[] = [];
+  const walk = (parent: number): void => {
+    for (const [child, { ppid, name }] of parents) {
+      if (ppid !== parent) continue;
+      found.push({ pid: child, name });
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
 
 describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
   let redis: TestRedis;
@@ -46,7 +76,15 @@ describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
     if (missing.length > 0) throw new Error(`Missing: ${missing.join("; ")}`);
     redis = await startRedis();
     queue = createFarmJobQueue({ redis: { url: redis.url }, pools: ["blender"] });
-    worker = await startWorker(redis.url, ["--dcc", "blender", "--data-dir", dataDir]);
+    // "on" where bwrap runs or CI requires it: the worker then fails to start without it.
+    worker = await startWorker(redis.url, [
+      "--dcc",
+      "blender",
+      "--data-dir",
+      dataDir,
+      "--sandbox",
+      sandboxed ? "on" : "auto",
+    ]);
   }, 300_000);
 
   afterAll(async () => {
@@ -77,6 +115,16 @@ describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
       expect.arrayContaining(["Sphere", "Sphere.001", "Sphere.002"]),
     );
     expect(existsSync(join(dataDir, "farm.blend"))).toBe(true);
+  });
+
+  it.runIf(sandboxed)("runs its Blender inside the OS sandbox (bwrap)", () => {
+    const tree = descendants(worker?.child.pid as number);
+    const bwrap = tree.find((entry) => entry.name === "bwrap");
+    expect(bwrap).toBeDefined();
+    const inside = new Set(descendants(bwrap?.pid as number).map((entry) => entry.pid));
+    const blenders = tree.filter((entry) => entry.name === "blender");
+    expect(blenders.length).toBeGreaterThan(0);
+    expect(blenders.filter((entry) => !inside.has(entry.pid))).toEqual([]);
   });
 
   it("stops a spinning Blender job on cancel, then takes the next one", async () => {

@@ -8,9 +8,11 @@ import { FarmError } from "./farm-error.ts";
 import { parseWorkerArguments, wantsUsage, workerUsage } from "./internal/worker-arguments.ts";
 import { runFarmWorker } from "./run-farm-worker.ts";
 
+type Sandbox = "auto" | "on" | "off" | undefined;
+
 const adapters: Record<
   string,
-  (dataDir: string | undefined, maya: string | undefined) => DccAdapter
+  (dataDir: string | undefined, maya: string | undefined, sandbox: Sandbox) => DccAdapter
 > = {
   maya: (dataDir, maya) => {
     if (maya === undefined || maya === "simulated") {
@@ -27,14 +29,14 @@ const adapters: Record<
       ...(maya === "mayapy" ? {} : { mayapy: maya }),
     });
   },
-  blender: (dataDir) => {
+  blender: (dataDir, _maya, sandbox) => {
     if (dataDir === undefined) {
       throw new FarmError({
         code: "INVALID_CONFIG",
         message: "--dcc blender needs --data-dir, the folder its .blend files and renders stay in",
       });
     }
-    return createBlenderAdapter({ dataDir });
+    return createBlenderAdapter({ dataDir, sandbox });
   },
 };
 
@@ -59,10 +61,10 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const { dcc: _dcc, dataDir, maya, ...options } = parsed;
+  const { dcc: _dcc, dataDir, maya, sandbox, ...options } = parsed;
   let adapter: DccAdapter;
   try {
-    adapter = create(dataDir, maya);
+    adapter = create(dataDir, maya, sandbox);
   } catch (error) {
     process.stderr.write(`dcc-farm-worker: ${(error as Error).message}\n${workerUsage}\n`);
     process.exitCode = 2;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -9,6 +9,7 @@ import {
   type ExecutorLimits,
   ScriptStore,
 } from "@dcc/executor";
+import { sweepStaleFolders } from "@dcc/link";
 import { type ConnectionOptions, type Job, QueueEvents, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { FarmError } from "./farm-error.ts";
@@ -190,25 +191,15 @@ const scriptFolderPrefix = "dcc-farm-scripts-";
 
 /** Removes the script folders of farm workers that are gone (killed before they could). */
 async function sweepScriptFolders(): Promise<void> {
-  const names = await readdir(tmpdir()).catch(() => [] as string[]);
-  await Promise.all(
-    names.map(async (name) => {
-      if (!name.startsWith(scriptFolderPrefix)) return;
+  await sweepStaleFolders({
+    parent: tmpdir(),
+    prefix: scriptFolderPrefix,
+    // The owner's pid is in the name: dcc-farm-scripts-<pid>-<uuid>.
+    owners: (_path, name) => {
       const pid = Number(name.slice(scriptFolderPrefix.length).split("-")[0]);
-      if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) return;
-      await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => {});
-    }),
-  );
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+      return Number.isInteger(pid) && pid > 0 ? [pid] : undefined;
+    },
+  });
 }
 
 async function withTimeout(

@@ -34,6 +34,18 @@ describe("parseWorkerArguments", () => {
     });
   });
 
+  it("takes the sandbox mode, and refuses one it does not know", () => {
+    for (const sandbox of ["auto", "on", "off"] as const) {
+      expect(parseWorkerArguments(["--dcc", "blender", "--sandbox", sandbox], {})).toMatchObject({
+        sandbox,
+      });
+    }
+    expect(parseWorkerArguments(["--dcc", "blender"], {})).not.toHaveProperty("sandbox");
+    expect(() => parseWorkerArguments(["--dcc", "blender", "--sandbox", "maybe"], {})).toThrow(
+      '--sandbox must be auto, on or off, not "maybe"',
+    );
+  });
+
   it("names what is wrong", () => {
     expect(() => parseWorkerArguments([], {})).toThrow("--dcc is required");
     expect(() => parseWorkerArguments(["--dcc", "maya", "--lock-duration-ms", "soon"], {})).toThrow(

@@ -18,16 +18,20 @@ export interface WorkerArguments {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   maxStalledCount?: number;
+  /** The OS sandbox around the DCC: `auto` (default), `on` or `off` (see `@dcc/link`). */
+  sandbox?: "auto" | "on" | "off";
 }
 
 /** The usage text. */
 export const workerUsage = `Usage: dcc-farm-worker --dcc maya|blender [--pool <dcc>] [--data-dir <folder>]
   [--maya simulated|mayapy|<path to mayapy>]
   [--redis redis://127.0.0.1:6379] [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000]
-  [--stalled-interval-ms 30000] [--max-stalled-count 0]
+  [--stalled-interval-ms 30000] [--max-stalled-count 0] [--sandbox auto|on|off]
 --dcc blender runs a headless Blender (blender on PATH or BLENDER_BIN) whose files stay inside
 --data-dir, which it needs. --dcc maya runs the simulated scene, or with --maya mayapy (or
 MAYAPY_BIN set, or --maya <path>) a real headless Maya whose files stay inside --data-dir.
+On Linux a launched Blender or Maya runs in an OS sandbox (bubblewrap) where that works
+(--sandbox auto, the default); --sandbox on refuses to start without it, off opts out.
 The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
 DCC_FARM_REDIS_PASSWORD (keep it off the command line).`;
 
@@ -60,6 +64,7 @@ export function parseWorkerArguments(
         "lock-duration-ms": { type: "string" },
         "stalled-interval-ms": { type: "string" },
         "max-stalled-count": { type: "string" },
+        sandbox: { type: "string" },
       },
       strict: true,
     }).values;
@@ -96,6 +101,13 @@ export function parseWorkerArguments(
       message: "--maya needs simulated, mayapy or the path of a mayapy",
     });
   }
+  const sandbox = values["sandbox"];
+  if (sandbox !== undefined && sandbox !== "auto" && sandbox !== "on" && sandbox !== "off") {
+    throw new FarmError({
+      code: "INVALID_CONFIG",
+      message: `--sandbox must be auto, on or off, not ${JSON.stringify(sandbox)}`,
+    });
+  }
   return {
     dcc,
     ...(maya === undefined ? {} : { maya }),
@@ -110,5 +122,6 @@ export function parseWorkerArguments(
     ...(lockDurationMs === undefined ? {} : { lockDurationMs }),
     ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
     ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
+    ...(sandbox === undefined ? {} : { sandbox }),
   };
 }
