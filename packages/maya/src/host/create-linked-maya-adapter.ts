@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DccApiCatalog } from "@dcc/catalog";
 import {
@@ -7,6 +8,7 @@ import {
   type DccTransactionOptions,
   type DccTransactionReport,
 } from "@dcc/executor";
+import type { DccSandboxMode } from "@dcc/link";
 import {
   createLinkedAdapter,
   type LinkedAdapter,
@@ -54,6 +56,14 @@ export interface LinkedMayaAdapterOptions {
   terminateGraceMs?: number | undefined;
   /** Sees what a launched Maya prints. */
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
+  /**
+   * The OS sandbox around a launched `mayapy` (`@dcc/link`, bubblewrap on Linux): `auto`
+   * (default) where it works, `on`, or `off`. Sandboxed, Maya sees the system, its install,
+   * this package's Python and the data folder (writable), and has no network (a network
+   * license server is then out of reach: use `off`). Paths in `processOptions.sandboxPaths` are
+   * shown too. An attached Maya is never sandboxed.
+   */
+  sandbox?: DccSandboxMode | undefined;
 }
 
 /** The headless start-up script `mayapy` runs. */
@@ -117,6 +127,19 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
               ...options.env,
               DCC_MAYA_DATA_DIR: dataDir as string,
               DCC_MAYA_POLICY: JSON.stringify({ allow }),
+            },
+            sandbox: options.sandbox ?? options.processOptions?.sandbox,
+            // The sandbox shows Maya this package's Python and the data folder, and what else
+            // `processOptions` names.
+            sandboxPaths: {
+              readOnly: [
+                dirname(dirname(mayaStartupScript)),
+                ...(options.processOptions?.sandboxPaths?.readOnly ?? []),
+              ],
+              readWrite: [
+                dataDir as string,
+                ...(options.processOptions?.sandboxPaths?.readWrite ?? []),
+              ],
             },
           }),
         }

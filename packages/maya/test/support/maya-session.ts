@@ -37,6 +37,9 @@ export async function startMayaSession(
   const adapter = createLinkedMayaAdapter({
     dataDir,
     mayapy: standInMayapy,
+    // The stand-in is python3 through a version manager's shim, talking to a scene server on
+    // loopback TCP: the OS sandbox would hide both.
+    sandbox: "off",
     env: {
       DCC_MAYA_STAND_IN_SCENE: scene.url,
       DCC_MAYA_STAND_IN_COMMANDS: commandsData,
