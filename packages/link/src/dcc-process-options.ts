@@ -41,7 +41,8 @@ export interface DccProcessOptions {
    * The OS sandbox around the process (Linux, bubblewrap): `auto` (default) runs it sandboxed
    * where that works and, where it cannot (not Linux, no `bwrap`, no user namespaces), says so
    * once in a process warning (`DCC_SANDBOX_OFF`) and runs it as before; `on` fails the start
-   * (`SANDBOX_UNAVAILABLE`) rather than run it unsandboxed; `off` never sandboxes. See
+   * (`SANDBOX_UNAVAILABLE`) rather than run it unsandboxed; `off` never sandboxes. Unset, the
+   * environment variable `DCC_SANDBOX` (same values) decides, else `auto`. See
    * {@link DccSandboxPaths} for what the process sees.
    */
   sandbox?: DccSandboxMode | undefined;

@@ -199,6 +199,24 @@ describe("where the sandbox cannot run", () => {
     }
   });
 
+  it("DCC_SANDBOX sets the mode when the option is not given; a bad value is refused by name", async () => {
+    const before = process.env["DCC_SANDBOX"];
+    try {
+      process.env["DCC_SANDBOX"] = "off";
+      const host = await startTestHost();
+      expect(host.sandboxed).toBe(false);
+      process.env["DCC_SANDBOX"] = "sometimes";
+      const refused = new DccProcess({ command: python });
+      await expect(refused.start()).rejects.toThrow(
+        /DCC_SANDBOX must be "auto", "on" or "off", not "sometimes"/,
+      );
+      await refused.close();
+    } finally {
+      if (before === undefined) delete process.env["DCC_SANDBOX"];
+      else process.env["DCC_SANDBOX"] = before;
+    }
+  });
+
   it("an unknown mode is refused by name", async () => {
     const host = new DccProcess({ command: python, sandbox: "maybe" as "on" });
     await expect(host.start()).rejects.toThrow(

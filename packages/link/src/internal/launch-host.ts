@@ -94,10 +94,13 @@ function readyEndpoint(
  * cannot run (said once). @throws {DccLaunchError} `SANDBOX_UNAVAILABLE` for `on` there.
  */
 async function chooseSandbox(options: DccProcessOptions): Promise<string | undefined> {
-  const mode = options.sandbox ?? "auto";
+  // An operator's default for every launch of this process; the option, when given, wins.
+  const fromEnvironment = process.env["DCC_SANDBOX"];
+  const mode = options.sandbox ?? (fromEnvironment || "auto");
   if (mode === "off") return undefined;
   if (mode !== "auto" && mode !== "on") {
-    throw new TypeError(`sandbox must be "auto", "on" or "off", not ${JSON.stringify(mode)}`);
+    const what = options.sandbox === undefined ? "DCC_SANDBOX" : "sandbox";
+    throw new TypeError(`${what} must be "auto", "on" or "off", not ${JSON.stringify(mode)}`);
   }
   const support = await dccSandboxSupport(options.sandboxProgram);
   if (support.available) return support.bwrap;
