@@ -45,6 +45,9 @@ describe("the reference server serving Maya through mayapy (stand-in)", () => {
     // The stand-in reads these; mayapy inherits the server's environment.
     process.env["DCC_MAYA_STAND_IN_SCENE"] = scene.url;
     process.env["DCC_MAYA_STAND_IN_COMMANDS"] = commandsData;
+    // The stand-in mayapy is python3 through a version manager's shim, talking to a scene
+    // server on loopback TCP: @dcc/link's OS sandbox would hide both.
+    process.env["DCC_SANDBOX"] = "off";
     server = await createReferenceServer({
       port: 0,
       dcc: ["maya"],
@@ -59,6 +62,7 @@ describe("the reference server serving Maya through mayapy (stand-in)", () => {
     await scene?.close();
     delete process.env["DCC_MAYA_STAND_IN_SCENE"];
     delete process.env["DCC_MAYA_STAND_IN_COMMANDS"];
+    delete process.env["DCC_SANDBOX"];
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -157,6 +161,7 @@ describe("the CLI with --maya", () => {
 
       const cli = spawnCli(["--port", "0", "--maya", standInMayapy, "--data-dir", dataDir], {
         DCC_MAYA_STAND_IN_COMMANDS: commandsData,
+        DCC_SANDBOX: "off", // the stand-in's python3 shim is outside what the sandbox shows
       });
       try {
         await startupUrl(cli);

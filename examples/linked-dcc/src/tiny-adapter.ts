@@ -36,13 +36,17 @@ export function createTinyAdapter(options: TinyAdapterOptions): LinkedAdapter {
     displayName: "TinyDCC",
     launch: async () => {
       await mkdir(options.dataDir, { recursive: true });
+      const dataDir = await realpath(resolve(options.dataDir));
       return {
         command: options.python ?? "python3",
         args: ["-S", `${pythonDir}/tiny_dcc/startup.py`],
         env: {
           PYTHONPATH: [linkPythonPath(), pythonDir].join(delimiter),
-          TINY_DCC_DATA_DIR: await realpath(resolve(options.dataDir)),
+          TINY_DCC_DATA_DIR: dataDir,
         },
+        // In @dcc/link's OS sandbox (on by default where it runs) the DCC sees its own Python
+        // and the data folder, and nothing else of the host's files.
+        sandboxPaths: { readOnly: [pythonDir], readWrite: [dataDir] },
       };
     },
     specs,

@@ -85,7 +85,14 @@ describe("the linked example app", { timeout: 300_000 }, () => {
     const server = spawn(
       process.execPath,
       ["--conditions=@dcc/source", "--import", "tsx", "src/serve.ts", "0", dataDir],
-      { cwd: exampleDir, stdio: ["ignore", "ignore", "pipe"] },
+      // Outside @dcc/link's OS sandbox: this test SIGKILLs the DCC by the pid it reports, which
+      // in the sandbox's PID namespace is not this machine's; and `python3` may be a version
+      // manager's shim, which the sandbox cannot follow.
+      {
+        cwd: exampleDir,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, DCC_SANDBOX: "off" },
+      },
     );
     cleanups.push(() => {
       if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");

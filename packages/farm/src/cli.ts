@@ -14,7 +14,7 @@ const adapters: Record<
   string,
   (dataDir: string | undefined, maya: string | undefined, sandbox: Sandbox) => DccAdapter
 > = {
-  maya: (dataDir, maya) => {
+  maya: (dataDir, maya, sandbox) => {
     if (maya === undefined || maya === "simulated") {
       return createMayaAdapter(dataDir === undefined ? {} : { dataDir });
     }
@@ -27,6 +27,7 @@ const adapters: Record<
     return createLinkedMayaAdapter({
       dataDir: resolve(dataDir),
       ...(maya === "mayapy" ? {} : { mayapy: maya }),
+      sandbox,
     });
   },
   blender: (dataDir, _maya, sandbox) => {

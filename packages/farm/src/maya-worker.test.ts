@@ -56,6 +56,9 @@ describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
     // The worker, and the mayapy it launches, inherit these.
     process.env["DCC_MAYA_STAND_IN_SCENE"] = scene.url;
     process.env["DCC_MAYA_STAND_IN_COMMANDS"] = commandsData;
+    // The stand-in mayapy is python3 through a version manager's shim, talking to a scene
+    // server on loopback TCP: @dcc/link's OS sandbox would hide both.
+    process.env["DCC_SANDBOX"] = "off";
     redis = await startRedis();
     queue = createFarmJobQueue({ redis: { url: redis.url }, pools: ["maya"] });
     worker = await startWorker(redis.url, [
@@ -75,6 +78,7 @@ describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
     await scene?.close();
     delete process.env["DCC_MAYA_STAND_IN_SCENE"];
     delete process.env["DCC_MAYA_STAND_IN_COMMANDS"];
+    delete process.env["DCC_SANDBOX"];
     rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 
