@@ -77,7 +77,7 @@ describe.runIf(runSandboxTests).each([["none"], ["xvfb"]] as [BlenderWindow][])(
           dispatch("mesh.primitive_cube_add", { location: [3, 0, 0] });
           dispatch("wm.save_as_mainfile", { filepath: "saved.blend" });
           return dispatch("data.list", { collection: "objects" }).length;`);
-        expect(result).toMatchObject({ success: true, output: 4 });
+        expect(result, JSON.stringify(result)).toMatchObject({ success: true, output: 4 });
         expect(existsSync(join(session.dataDir, "saved.blend"))).toBe(true);
       });
 
