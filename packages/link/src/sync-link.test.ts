@@ -84,12 +84,13 @@ describe.each(["blocking", "pump"] as const)("SyncLink (%s host)", (loop) => {
   });
 
   it("leaves a late answer to the next call while the event loop runs between calls", async () => {
-    const host = await startTestHost({ loop });
-    const link = await syncLinkTo(host.link);
     // A big answer that arrives after its call stopped waiting, while this thread is idle: the
-    // host answers only once the gate file exists, after the call has stopped.
+    // host answers only once the gate file exists, after the call has stopped. The host must
+    // see the gate's folder (it runs in the OS sandbox where that works).
     const gate = join(mkdtempSync(join(tmpdir(), "dcc-sync-gate-")), "open");
     gates.push(dirname(gate));
+    const host = await startTestHost({ loop, sandboxPaths: { readOnly: [dirname(gate)] } });
+    const link = await syncLinkTo(host.link);
     const stopped = link.call("big", JSON.stringify({ bytes: 300_000, gate }), {
       deadline: Date.now() + 20_000,
       shouldStop: () => true,
