@@ -12,23 +12,11 @@ import type { LinkedLaneData } from "./internal/linked-dispatch-lane.ts";
 import { keywordArgs } from "./keyword-args.ts";
 import type { CreateCommandError } from "./link-command-error.ts";
 import { LinkedAttachment } from "./linked-attachment.ts";
+import type { LinkedCaller } from "./linked-caller.ts";
 import { commandSpecRecord, type LinkedCommandSpec } from "./linked-command-spec.ts";
 import type { LinkedConnection, LinkedHostEvent } from "./linked-connection.ts";
 import { type LinkedCrashLoop, LinkedHost, type LinkedLaunch } from "./linked-host.ts";
-
-/** Calls a method of the linked DCC for a script command; what command handlers are given. */
-export interface LinkedCaller {
-  /**
-   * Calls `method` with `params` for the script command `command` (the name errors carry).
-   * @throws {CommandError} with the host's code (a Python `HandlerError`'s) or the link's.
-   */
-  call(
-    command: string,
-    method: string,
-    params: Readonly<Record<string, unknown>>,
-    signal: AbortSignal,
-  ): Promise<unknown>;
-}
+import { beginLinkedTransaction, type LinkedTransactionMethods } from "./linked-transaction.ts";
 
 /** How a linked adapter reaches a DCC the user runs (see {@link LinkedAttachment}). */
 export interface LinkedAttachOptions {
@@ -81,6 +69,11 @@ export interface LinkedAdapterOptions {
   crashLoop?: LinkedCrashLoop | undefined;
   /** Further read-only commands the dispatch lane may run, besides specs marked `lane`. */
   laneCommands?: readonly string[] | undefined;
+  /**
+   * The DCC-side methods of a script's transaction: with them the adapter has
+   * `beginTransaction` (an undo chunk per script, rolled back when the script fails), else none.
+   */
+  transaction?: LinkedTransactionMethods | undefined;
   /** See {@link DccAdapter.scriptsAtOnce}. Default 1: one scene every script shares. */
   scriptsAtOnce?: number | undefined;
   /** See {@link DccAdapter.instructions}. */
@@ -268,6 +261,15 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       await connection?.close();
     },
   };
+  const transaction = options.transaction;
+  if (transaction !== undefined) {
+    adapter.beginTransaction = (init) =>
+      beginLinkedTransaction(
+        { displayName, caller, launches: () => connection?.launches ?? 0 },
+        transaction,
+        init,
+      );
+  }
   if (options.instructions !== undefined) adapter.instructions = options.instructions;
   if (options.executeDescription !== undefined) {
     adapter.executeDescription = options.executeDescription;

@@ -15,7 +15,6 @@ export type {
   LinkedAdapter,
   LinkedAdapterOptions,
   LinkedAttachOptions,
-  LinkedCaller,
 } from "./create-linked-adapter.ts";
 export { createLinkedAdapter } from "./create-linked-adapter.ts";
 export { keywordArgs } from "./keyword-args.ts";
@@ -23,6 +22,7 @@ export type { CreateCommandError, LinkCommandErrorOptions } from "./link-command
 export { isHostGone, linkCommandError } from "./link-command-error.ts";
 export type { LinkedAttachmentOptions } from "./linked-attachment.ts";
 export { LinkedAttachment } from "./linked-attachment.ts";
+export type { LinkedCaller } from "./linked-caller.ts";
 export type { LinkedCommandSpec } from "./linked-command-spec.ts";
 export { checkCommandSpecs, commandSpecRecord, readCommandSpecs } from "./linked-command-spec.ts";
 export type {
@@ -32,3 +32,5 @@ export type {
 } from "./linked-connection.ts";
 export type { LinkedCrashLoop, LinkedHostOptions, LinkedLaunch } from "./linked-host.ts";
 export { LinkedHost } from "./linked-host.ts";
+export type { LinkedTransactionHost, LinkedTransactionMethods } from "./linked-transaction.ts";
+export { beginLinkedTransaction } from "./linked-transaction.ts";

@@ -51,8 +51,26 @@ HANDLERS = {
 def main():
     dispatcher = Dispatcher()
     register_commands(dispatcher, load_command_specs(os.path.join(HERE, "kit-commands.json")), HANDLERS)
-    # A raw method beside the specs: what an adapter's own handlers call.
+    # Raw methods beside the specs: what an adapter's own handlers call, and a transaction's
+    # begin and end over a one-value state.
     dispatcher.register("raw.params", lambda params, call: {"params": params})
+    state = {"value": 0, "mark": None}
+    dispatcher.register("state.set", lambda params, call: state.update(value=params["value"]))
+    dispatcher.register("state.get", lambda params, call: state["value"])
+
+    def tx_begin(params, call):
+        state["mark"] = (params["label"], state["value"])
+
+    def tx_end(params, call):
+        label, value = state["mark"]
+        if params["rollback"]:
+            state["value"] = value
+            return {"rolledBack": True}
+        return {"rolledBack": False, "undoStep": label}
+
+    dispatcher.register("tx.begin", tx_begin)
+    dispatcher.register("tx.end", tx_end)
+    dispatcher.register("tx.odd", lambda params, call: "not a report")
     if len(sys.argv) > 2 and sys.argv[1] == "attach":
         folder = sys.argv[2]
         socket_path = os.path.join(folder, "link.sock")

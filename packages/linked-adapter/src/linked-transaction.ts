@@ -1,0 +1,89 @@
+import type { DccTransaction, DccTransactionOptions, DccTransactionReport } from "@dcc/executor";
+import type { LinkedCaller } from "./linked-caller.ts";
+
+/**
+ * The DCC-side methods behind a script's transaction (see `DccTransaction` in `@dcc/executor`).
+ * A DCC whose undo is a stack implements them with its own undo chunk.
+ */
+export interface LinkedTransactionMethods {
+  /**
+   * Called with `{ label }` just before a script's first command (Maya: `undoInfo(openChunk=True,
+   * chunkName=label)`). A failure runs the script without a transaction.
+   */
+  readonly begin: string;
+  /**
+   * Called once with `{ rollback: boolean }` when the script ends; answers a
+   * `DccTransactionReport` (`{ rolledBack, undoStep?, reason?, detail?, filesWritten? }`).
+   */
+  readonly end: string;
+}
+
+/** What {@link beginLinkedTransaction} needs of the adapter. */
+export interface LinkedTransactionHost {
+  /** The DCC's name in reports. */
+  readonly displayName: string;
+  /** Reaches the DCC. */
+  readonly caller: LinkedCaller;
+  /** How many times the DCC was launched or attached: a change means it restarted meanwhile. */
+  launches(): number;
+}
+
+/**
+ * Begins a transaction through the DCC's `begin` method and returns the `DccTransaction` that
+ * ends it through `end`. Ending is done once (a second `commit` or `rollback` answers the first's
+ * report). A DCC restarted since `begin` is not asked (`host_restarted`); an `end` that fails or
+ * answers something that is not a report gives `failed` with the reason.
+ * @throws {CommandError} when `begin` fails (the executor then runs the script without one).
+ */
+export async function beginLinkedTransaction(
+  host: LinkedTransactionHost,
+  methods: LinkedTransactionMethods,
+  options: DccTransactionOptions,
+): Promise<DccTransaction> {
+  const launches = host.launches();
+  await host.caller.call(methods.begin, methods.begin, { label: options.label }, options.signal);
+  let ended: Promise<DccTransactionReport> | undefined;
+  const end = (rollback: boolean): Promise<DccTransactionReport> => {
+    ended ??= (async (): Promise<DccTransactionReport> => {
+      if (host.launches() !== launches) {
+        return {
+          rolledBack: false,
+          reason: "host_restarted",
+          detail: `${host.displayName} was restarted during the script; its scene is a new one`,
+        };
+      }
+      try {
+        const report = await host.caller.call(
+          methods.end,
+          methods.end,
+          { rollback },
+          options.signal,
+        );
+        if (!isReport(report)) {
+          return {
+            rolledBack: false,
+            reason: "failed",
+            detail: `${methods.end} answered ${JSON.stringify(report)?.slice(0, 200)}, not a transaction report`,
+          };
+        }
+        return report;
+      } catch (error) {
+        return {
+          rolledBack: false,
+          reason: "failed",
+          detail: error instanceof Error ? error.message : String(error),
+        };
+      }
+    })();
+    return ended;
+  };
+  return { commit: () => end(false), rollback: () => end(true) };
+}
+
+function isReport(value: unknown): value is DccTransactionReport {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as { rolledBack?: unknown }).rolledBack === "boolean"
+  );
+}
