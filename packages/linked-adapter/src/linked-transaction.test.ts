@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { linkPythonPath } from "@dcc/link";
 import { afterEach, describe, expect, it } from "vitest";
 import { kitHostScript, python } from "./__fixtures__/python.ts";
@@ -17,10 +18,12 @@ async function start(transaction?: LinkedAdapterOptions["transaction"]): Promise
   const adapter = createLinkedAdapter({
     dccName: "kit",
     displayName: "KitDCC",
+    // In the OS sandbox (on by default where it runs) the host's script must be visible.
     launch: () => ({
       command: python,
       args: ["-S", kitHostScript],
       env: { PYTHONPATH: linkPythonPath() },
+      sandboxPaths: { readOnly: [dirname(kitHostScript)] },
     }),
     transaction,
   });
