@@ -154,6 +154,13 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
     configurable: true,
   });
 
+  // Called by the handler wrapped around each async function body (see instrument-async.ts).
+  defineProperty(g, "__dccAsyncError", {
+    value: function __dccAsyncError(error) {
+      hostJobError(error);
+    },
+  });
+
   // Atomics.wait could block the worker thread where no interrupt reaches it.
   delete g.Atomics;
   delete g.SharedArrayBuffer;

@@ -284,6 +284,51 @@ describe("runInSandbox", () => {
     if (outcome.status === "error") expect(outcome.error).toContain("memory limit of 2 MiB");
   });
 
+  it.each([
+    [
+      "an async function nobody awaits",
+      "async function fill() { await null; const b = []; for (;;) b.push([b.length]); } fill();",
+    ],
+    [
+      "an async arrow nobody awaits, before its first await",
+      "const fill = async () => { const b = []; for (;;) b.push([b.length]); }; fill();",
+    ],
+    [
+      "an async method nobody awaits",
+      "const o = { async fill() { await null; const b = []; for (;;) b.push([b.length]); } }; o.fill();",
+    ],
+  ])("names the memory limit reached by %s", (_name, code) => {
+    const outcome = run(
+      `${code} await new Promise(() => {});`,
+      {},
+      { memoryBytes: 2 * 1024 * 1024 },
+    );
+    expect(outcome).toMatchObject({
+      status: "error",
+      errorCode: "LIMIT_EXCEEDED",
+      limit: "memory",
+    });
+  });
+
+  it("names the stack limit reached in an async function nobody awaits", () => {
+    const outcome = run(
+      "async function deep(n) { await null; return (function f() { return f() + 1 })(); } deep(); await new Promise(() => {});",
+    );
+    expect(outcome).toMatchObject({ status: "error", errorCode: "LIMIT_EXCEEDED", limit: "stack" });
+  });
+
+  it("keeps async functions' results, errors and line numbers", () => {
+    const outcome = run(
+      'async function twice(x) { "use strict"; return x * 2 }\nconst later = async () => ({ v: await twice(2) });\nreturn [await twice(1), await later(), await (async () => { try { await Promise.reject(new Error("r")) } catch (e) { return e.message } })()];',
+    );
+    expect(output(outcome)).toEqual([2, { v: 4 }, "r"]);
+    const failed = run(
+      "const f = async () => {\n  await null;\n  throw new TypeError('late');\n};\nawait f();",
+    );
+    expect(failed).toMatchObject({ status: "error", errorCode: "SCRIPT_ERROR" });
+    if (failed.status === "error") expect(failed.error).toMatch(/TypeError: late\n.*script\.ts:3/);
+  });
+
   it("names the memory limit reached by an awaited async function", () => {
     const outcome = run(
       "async function fill() { await null; const b = []; for (;;) b.push([b.length]); } await fill();",

@@ -19,6 +19,7 @@ import {
 } from "./guest-errors.ts";
 import { GUEST_SLICE_SOURCE } from "./guest-text.ts";
 import { ERROR_READ_HEADROOM_BYTES, newHostFunctions } from "./host-functions.ts";
+import { instrumentAsync } from "./instrument-async.ts";
 import { LogBuffer } from "./log-buffer.ts";
 import { guestStackCap } from "./native-stack.ts";
 import { stripTypes, wrapScript } from "./prepare-script.ts";
@@ -246,7 +247,7 @@ export function runPrepared(
       } catch (error) {
         return fail("SCRIPT_ERROR", String(error));
       }
-      let result = ctx.evalCode(wrapped, filename);
+      let result = ctx.evalCode(instrumentAsync(wrapped), filename);
       if (result.error && run.stop === null && isSyntaxError(ctx, result.error, slice)) {
         // Not plain JavaScript: try it as TypeScript. Plain JS skips sucrase, which saves ~0.1 ms.
         let stripped: string | undefined;
@@ -257,7 +258,7 @@ export function runPrepared(
         }
         if (stripped !== undefined) {
           result.error.dispose();
-          result = ctx.evalCode(stripped, filename);
+          result = ctx.evalCode(instrumentAsync(stripped), filename);
         }
       }
       if (result.error) {
