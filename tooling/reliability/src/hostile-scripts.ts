@@ -327,6 +327,30 @@ return codes;`,
     expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "memory", error: /memory limit/ },
   },
   {
+    name: "memory growing inside promise jobs, then waiting on nothing",
+    group: "bomb",
+    args: code(
+      "const a = []; const grow = () => Promise.resolve().then(() => { a.push(new Array(10000).fill(1)); grow(); }); grow(); await new Promise(() => {});",
+    ),
+    expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "memory", error: /memory limit/ },
+  },
+  {
+    name: "an async function nobody awaits runs out of memory, then the script waits on nothing",
+    group: "bomb",
+    args: code(
+      "async function fill() { await null; const items = []; for (;;) items.push({ index: items.length }); } fill(); await new Promise(() => {});",
+    ),
+    expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "memory", error: /memory limit/ },
+  },
+  {
+    name: "recursion in a promise job, then waiting on nothing",
+    group: "bomb",
+    args: code(
+      "Promise.resolve().then(function f() { return f() + 1; }); await new Promise(() => {});",
+    ),
+    expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "stack", error: /stack limit/ },
+  },
+  {
     name: "a catastrophic regular expression",
     group: "bomb",
     args: code("return /^(a+)+$/.test('a'.repeat(40) + 'b');", 2),
