@@ -30,7 +30,10 @@ function findBwrap(program: string | undefined): string | undefined {
 }
 
 /** `name` as given when it has a slash, else the first executable of that name on `path`. */
-export function findOnPath(name: string, path = process.env["PATH"] ?? ""): string | undefined {
+export function findOnPath(
+  name: string,
+  path: string = process.env["PATH"] ?? "",
+): string | undefined {
   if (name.includes("/")) return executable(name) ? name : undefined;
   for (const folder of path.split(delimiter)) {
     if (folder !== "" && executable(join(folder, name))) return join(folder, name);
