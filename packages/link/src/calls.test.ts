@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { newGate, removeGates } from "./__fixtures__/gate.ts";
 import { closeTestHosts, startTestHost } from "./__fixtures__/hosts.ts";
 import { LinkError } from "./link-error.ts";
 import { RemoteCallError } from "./remote-call-error.ts";
 
-afterEach(closeTestHosts);
+afterEach(async () => {
+  await closeTestHosts();
+  removeGates();
+});
 
 describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
   it("returns the handler's result", async () => {
@@ -49,9 +53,11 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
   it("times out a call (unknown), refuses new ones with HOST_BUSY until the host answers it", async () => {
     const host = await startTestHost({ loop });
     const link = host.link;
-    // The deadline leaves the host ample time to start the call, even on a loaded machine.
+    // The deadline leaves the host ample time to start the call, even on a loaded machine; the
+    // call then sleeps until the gate opens, so the host stays busy until the test says.
+    const gate = newGate();
     const timedOut = await host
-      .call("sleep", { seconds: 2.5 }, { timeoutMs: 1000 })
+      .call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 1000 })
       .catch((error: unknown) => error);
     expect(timedOut).toMatchObject({
       code: "LINK_TIMEOUT",
@@ -65,6 +71,7 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
       completion: "not_started",
     });
     // `sleep` ignores cancellation, so it finishes; its late answer frees the host.
+    gate.open();
     await expect(abandoned?.settled).resolves.toBe("complete");
     expect(link?.abandonedCall).toBeUndefined();
     await expect(host.call("echo", { after: true })).resolves.toEqual({ after: true });
@@ -72,13 +79,15 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
 
   it("runs calls one at a time, in order, with a bounded queue", async () => {
     const host = await startTestHost({ loop, link: { heartbeat: false, maxQueue: 2 } });
-    const first = host.call("sleep", { seconds: 0.3 });
+    const gate = newGate();
+    const first = host.call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 60_000 });
     const second = host.call("echo", { n: 2 });
     const third = host.call("echo", { n: 3 });
     await expect(host.call("echo", { n: 4 })).rejects.toMatchObject({
       code: "HOST_BUSY",
       completion: "not_started",
     });
+    gate.open();
     await expect(Promise.all([first, second, third])).resolves.toEqual([
       "slept",
       { n: 2 },
@@ -88,20 +97,26 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
 
   it("refuses queued calls with HOST_BUSY once the call ahead of them is abandoned", async () => {
     const host = await startTestHost({ loop });
-    const running = host.call("sleep", { seconds: 1 }, { timeoutMs: 150 });
-    const queued = host.call("echo", { queued: true }, { timeoutMs: 10_000 });
+    // The running call sleeps until the gate opens: only its deadline can end its wait.
+    const gate = newGate();
+    const running = host.call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 1000 });
+    const queued = host.call("echo", { queued: true }, { timeoutMs: 60_000 });
     await expect(running).rejects.toMatchObject({ code: "LINK_TIMEOUT", completion: "unknown" });
     await expect(queued).rejects.toMatchObject({ code: "HOST_BUSY", completion: "not_started" });
+    gate.open();
     await host.link?.abandonedCall?.settled;
   });
 
   it("times out a queued call as not_started", async () => {
     const host = await startTestHost({ loop });
-    const running = host.call("sleep", { seconds: 0.6 });
+    // The call ahead sleeps until the gate opens, after the queued call's deadline passed.
+    const gate = newGate();
+    const running = host.call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 60_000 });
     await expect(host.call("echo", {}, { timeoutMs: 100 })).rejects.toMatchObject({
       code: "LINK_TIMEOUT",
       completion: "not_started",
     });
+    gate.open();
     await expect(running).resolves.toBe("slept");
   });
 });

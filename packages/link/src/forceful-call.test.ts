@@ -64,7 +64,13 @@ describe.each(["blocking", "pump"] as const)("forcefulCall (%s host)", (loop) =>
   });
 
   it("stops the call when the caller's signal aborts, and leaves no listener on that signal", async () => {
-    const host = await startTestHost({ loop });
+    let output = "";
+    const host = await startTestHost({
+      loop,
+      onOutput: (text) => {
+        output += text;
+      },
+    });
     const caller = new AbortController();
     const done = await forcefulCall(host, {
       method: "echo",
@@ -76,11 +82,12 @@ describe.each(["blocking", "pump"] as const)("forcefulCall (%s host)", (loop) =>
 
     const running = forcefulCall(host, {
       method: "work",
-      params: { units: 5000, unitSeconds: 0.01 },
+      params: { units: 5000, unitSeconds: 0.01, announce: true },
       signal: caller.signal,
       graceMs: 10_000,
     }).catch((caught: unknown) => caught);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Abort once the host runs the call, so the cancel reaches the handler's checkpoints.
+    await waitUntil(() => output.includes("WORKING"), "the host runs the call");
     caller.abort();
     expect(await running).toMatchObject({ code: "CANCELLED", hostTerminated: false });
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);

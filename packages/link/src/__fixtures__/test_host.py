@@ -29,10 +29,16 @@ def noop(params, call):
 
 @dispatcher.handler()
 def sleep(params, call):
-    # Never checks for cancellation: only the process's end stops it.
+    # Never checks for cancellation: only the process's end stops it. With a gate, it sleeps
+    # until that file exists (at most `seconds`), so a test decides when the answer comes.
     if params.get("announce"):
         print("SLEEPING", flush=True)
-    time.sleep(params["seconds"])
+    gate = params.get("gate")
+    until = time.monotonic() + params["seconds"]
+    if gate is None:
+        time.sleep(params["seconds"])
+    while gate is not None and not os.path.exists(gate) and time.monotonic() < until:
+        time.sleep(0.01)
     return "slept"
 
 
