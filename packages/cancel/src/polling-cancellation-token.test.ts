@@ -9,7 +9,7 @@ import { PollingCancellationToken } from "./polling-cancellation-token.ts";
 import { StageCancelledError } from "./stage-cancelled-error.ts";
 
 /** Resolves once `condition` holds, checking every few ms; fails after `limitMs`. */
-async function eventually(condition: () => boolean, limitMs = 5000): Promise<void> {
+async function eventually(condition: () => boolean, limitMs = 15_000): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${limitMs} ms`);
@@ -140,7 +140,22 @@ describe("PollingCancellationToken", () => {
     await eventually(() => calls >= 2);
     token.close();
     const after = calls;
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    // A witness polling at the same interval: once it has polled several more times, the closed
+    // token had as many chances to poll again, however slow the machine.
+    let witnessCalls = 0;
+    const witness = new PollingCancellationToken({
+      poll: () => {
+        witnessCalls++;
+        return false;
+      },
+      intervalMs: 5,
+      onError: () => {},
+    });
+    try {
+      await eventually(() => witnessCalls >= 5);
+    } finally {
+      witness.close();
+    }
     expect(calls).toBeLessThanOrEqual(after + 1);
   });
 });
