@@ -54,8 +54,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server and waits (up to 30 s) until it accepts connections. */
+/**
+ * Starts redis-server and waits (up to 30 s) until it accepts connections. The free port it
+ * picks can be taken by another process before redis binds it (tests of other worktrees run on
+ * the same machine), so a failed bind tries a new port, a few times.
+ */
 export async function startRedis(): Promise<TestRedis> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisOnce();
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** redis-server could not bind the port it was given. */
+class PortTakenError extends Error {
+  override readonly name = "PortTakenError";
+}
+
+async function startRedisOnce(): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), "dcc-farm-redis-"));
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -88,9 +107,14 @@ export async function startRedis(): Promise<TestRedis> {
         resolve();
       }
     });
-    child.once("exit", (code) => {
+    // "close", not "exit": the output that says why is complete only once the pipes closed.
+    child.once("close", (code) => {
       clearTimeout(timer);
-      reject(new Error(`redis-server exited (${code}): ${output}`));
+      rmSync(dir, { recursive: true, force: true });
+      const message = `redis-server exited (${code}): ${output}`;
+      reject(
+        /address already in use/i.test(output) ? new PortTakenError(message) : new Error(message),
+      );
     });
   });
   return {
