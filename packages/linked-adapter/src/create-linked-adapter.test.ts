@@ -107,9 +107,13 @@ describe("createLinkedAdapter over a real Python host", () => {
     const { adapter, run } = await start();
     const controller = new AbortController();
     const pending = run("kit.wait", {}, controller.signal);
+    // Cancelled once it runs, so the cancel reaches the handler's checkpoint on the host.
+    await waitUntil(() => adapter.output.includes("WAITING"), "kit.wait runs");
     controller.abort();
     const error = await failure(pending);
     expect(error.code).toBe("CANCELLED");
+    // The host answered that the handler stopped at its checkpoint.
+    expect(error.completion).toBe("complete");
     expect(adapter.launches).toBe(1);
     expect(await run("kit.echo", { value: 1 })).toEqual({ params: { value: 1 } });
   });

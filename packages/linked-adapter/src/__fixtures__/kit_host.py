@@ -28,6 +28,7 @@ def refuse(params, call):
 
 
 def wait(params, call):
+    print("WAITING", flush=True)
     while True:
         checkpoint()
         time.sleep(0.01)
