@@ -51,11 +51,11 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
   });
 
   it("times out a call (unknown), refuses new ones with HOST_BUSY until the host answers it", async () => {
-    const host = await startTestHost({ loop });
+    const gate = newGate();
+    const host = await startTestHost({ loop, sandboxPaths: { readOnly: [gate.folder] } });
     const link = host.link;
     // The deadline leaves the host ample time to start the call, even on a loaded machine; the
     // call then sleeps until the gate opens, so the host stays busy until the test says.
-    const gate = newGate();
     const timedOut = await host
       .call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 1000 })
       .catch((error: unknown) => error);
@@ -78,8 +78,12 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
   });
 
   it("runs calls one at a time, in order, with a bounded queue", async () => {
-    const host = await startTestHost({ loop, link: { heartbeat: false, maxQueue: 2 } });
     const gate = newGate();
+    const host = await startTestHost({
+      loop,
+      link: { heartbeat: false, maxQueue: 2 },
+      sandboxPaths: { readOnly: [gate.folder] },
+    });
     const first = host.call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 60_000 });
     const second = host.call("echo", { n: 2 });
     const third = host.call("echo", { n: 3 });
@@ -96,9 +100,9 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
   });
 
   it("refuses queued calls with HOST_BUSY once the call ahead of them is abandoned", async () => {
-    const host = await startTestHost({ loop });
-    // The running call sleeps until the gate opens: only its deadline can end its wait.
     const gate = newGate();
+    const host = await startTestHost({ loop, sandboxPaths: { readOnly: [gate.folder] } });
+    // The running call sleeps until the gate opens: only its deadline can end its wait.
     const running = host.call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 1000 });
     const queued = host.call("echo", { queued: true }, { timeoutMs: 60_000 });
     await expect(running).rejects.toMatchObject({ code: "LINK_TIMEOUT", completion: "unknown" });
@@ -108,9 +112,9 @@ describe.each(["blocking", "pump"] as const)("calls (%s host)", (loop) => {
   });
 
   it("times out a queued call as not_started", async () => {
-    const host = await startTestHost({ loop });
-    // The call ahead sleeps until the gate opens, after the queued call's deadline passed.
     const gate = newGate();
+    const host = await startTestHost({ loop, sandboxPaths: { readOnly: [gate.folder] } });
+    // The call ahead sleeps until the gate opens, after the queued call's deadline passed.
     const running = host.call("sleep", { seconds: 60, gate: gate.path }, { timeoutMs: 60_000 });
     await expect(host.call("echo", {}, { timeoutMs: 100 })).rejects.toMatchObject({
       code: "LINK_TIMEOUT",

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A file a host handler waits for: `open()` creates it. */
+/** A file a host handler waits for: `open()` creates it. A sandboxed host must be shown `folder`. */
 export interface Gate {
   readonly path: string;
+  readonly folder: string;
   open(): void;
 }
 
@@ -16,7 +17,7 @@ export function newGate(): Gate {
   const folder = mkdtempSync(join(tmpdir(), "dcc-link-gate-"));
   folders.push(folder);
   const path = join(folder, "open");
-  return { path, open: () => writeFileSync(path, "") };
+  return { path, folder, open: () => writeFileSync(path, "") };
 }
 
 /** Removes every gate's folder {@link newGate} made. */
