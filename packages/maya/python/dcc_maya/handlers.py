@@ -21,9 +21,9 @@ def build_dispatcher(cmds, policy: Policy, *, loop: str) -> Dispatcher:
         return run_command(cmds, policy, params)
 
     def undo_open(params, call):
-        name = params.get("name", "dcc_execute")
+        name = params.get("label", "dcc_execute")
         if not isinstance(name, str) or not name:
-            raise HandlerError("INVALID_ARGS", "the chunk name must be a non-empty string")
+            raise HandlerError("INVALID_ARGS", "the chunk label must be a non-empty string")
         if chunk["name"] is not None:
             cmds.undoInfo(closeChunk=True)
         cmds.undoInfo(openChunk=True, chunkName=name)

@@ -1,13 +1,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DccApiCatalog } from "@dcc/catalog";
-import {
-  type CommandDefinition,
-  CommandError,
-  type DccTransaction,
-  type DccTransactionOptions,
-  type DccTransactionReport,
-} from "@dcc/executor";
+import { type CommandDefinition, CommandError } from "@dcc/executor";
 import type { DccSandboxMode } from "@dcc/link";
 import {
   createLinkedAdapter,
@@ -158,6 +152,8 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
     terminateGraceMs: options.terminateGraceMs,
     onOutput: options.onOutput,
     restartNote: "with a new, empty scene (unsaved changes are lost)",
+    // One undo chunk per script: closed as one named step, or closed and undone.
+    transaction: { begin: "maya.undo.open", end: "maya.undo.close" },
     instructions: (tools) => mayaHostInstructions(tools, attached),
     executeDescription: (tools) => mayaExecuteDescription(tools.search),
     afterStart: async (caller, signal) => {
@@ -168,37 +164,5 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
       if (typeof ping.dataDir === "string") dataDir = ping.dataDir;
     },
   });
-  adapter.beginTransaction = (transaction) => beginUndoChunk(adapter, transaction);
   return adapter;
-}
-
-async function beginUndoChunk(
-  adapter: LinkedAdapter,
-  options: DccTransactionOptions,
-): Promise<DccTransaction> {
-  const launches = adapter.launches;
-  await adapter.call("maya.undo.open", { name: options.label });
-  let ended: Promise<DccTransactionReport> | undefined;
-  const end = (rollback: boolean): Promise<DccTransactionReport> => {
-    ended ??= (async (): Promise<DccTransactionReport> => {
-      if (adapter.launches !== launches) {
-        return {
-          rolledBack: false,
-          reason: "host_restarted",
-          detail: "Maya was restarted during the script; its scene is a new one",
-        };
-      }
-      try {
-        return (await adapter.call("maya.undo.close", { rollback })) as DccTransactionReport;
-      } catch (error) {
-        return {
-          rolledBack: false,
-          reason: "failed",
-          detail: error instanceof Error ? error.message : String(error),
-        };
-      }
-    })();
-    return ended;
-  };
-  return { commit: () => end(false), rollback: () => end(true) };
 }
