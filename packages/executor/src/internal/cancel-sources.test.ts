@@ -17,7 +17,6 @@ afterAll(() => pool.close());
 describe("DccApiExecutor.execute: cancellation", () => {
   it("cancels a spinning script through an AbortSignal", async () => {
     const controller = new AbortController();
-    const started = performance.now();
     const result = failed(
       await executor.execute('console.log("spinning"); while (true) {}', {
         signal: controller.signal,
@@ -30,8 +29,7 @@ describe("DccApiExecutor.execute: cancellation", () => {
       error: "Script was cancelled: user pressed stop",
       completion: "complete",
     });
-    // Far below the 30 s timeout: the interrupt flag, not the deadline, stopped it.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // CANCELLED, not TIMEOUT, shows the interrupt flag rather than the 30 s deadline stopped it.
   });
 
   it("cancels a script blocked in dispatch, aborts the command and starts no other", async () => {
