@@ -25,7 +25,8 @@ describe.each(revisions)("dcc_execute cancellation (%s)", (revision) => {
       {
         name: "dcc_execute",
         arguments: {
-          code: "for (let i = 0; i < 1000000; i++) { dispatch('tick', {}); }\nreturn 'finished';",
+          // Endless: only the cancel (or, failing it, the deadline: TIMEOUT) can end it.
+          code: "for (;;) { dispatch('tick', {}); }",
         },
       },
       { signal: abort.signal },
@@ -38,7 +39,6 @@ describe.each(revisions)("dcc_execute cancellation (%s)", (revision) => {
     expect(harness.test.results.at(-1)).toMatchObject({ success: false, errorCode: "CANCELLED" });
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(journal.ticks).toBe(ticksAtStop);
-    expect(ticksAtStop).toBeLessThan(1000000);
   });
 
   it("stops a script spinning without any dispatch", async () => {
