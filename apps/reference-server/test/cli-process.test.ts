@@ -10,6 +10,7 @@ import {
   spawnCli,
   startupUrl,
   stopCli,
+  until,
 } from "./__fixtures__/mcp-helpers.ts";
 import { seedScript } from "./__fixtures__/scripts.ts";
 
@@ -63,9 +64,14 @@ describe("CLI over HTTP", { timeout: 300_000 }, () => {
     // The client may keep retrying a request whose server went away, so it is not awaited.
     void execute(
       client,
-      'for (;;) { dispatch("ls", {}); const until = Date.now() + 2; while (Date.now() < until) {} }',
+      'for (;;) { dispatch("createNode", ["transform"]); const until = Date.now() + 2; while (Date.now() < until) {} }',
     ).catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Interrupt only once the script surely runs: its nodes appear in the scene.
+    await until(
+      async () =>
+        ((await execute(client, 'return dispatch("ls", { type: "transform" }).length;'))
+          .output as number) > 3,
+    );
     expect(await stopCli(cli, "SIGINT")).toBe(0);
     expect(cli.stderr()).toContain("SIGINT, shutting down");
     await client.close().catch(() => {});

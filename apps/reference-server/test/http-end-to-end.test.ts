@@ -151,6 +151,10 @@ describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision
     await until(async () => (await count()) > 10);
     controller.abort("test cancels");
     await expect(running).rejects.toThrow();
+    // The client gives up at once; the server stops the script a little later. Wait for that
+    // (no script left running on the server), not for a guessed time.
+    const pool = server.adapters[0]?.executor?.pool;
+    await until(() => pool?.stats.busy === 0);
     const after = await count();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await count()).toBe(after);

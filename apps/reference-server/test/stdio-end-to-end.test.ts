@@ -77,12 +77,19 @@ describe.each(revisions)(
       );
       controller.abort("stop");
       await expect(running).rejects.toThrow();
-      const result = await execute(client, 'return dispatch("ls", { type: "mesh" }).length;');
-      expect(result.success).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(
-        (await execute(client, 'return dispatch("ls", { type: "mesh" }).length;')).output,
-      ).toBe(result.output);
+      // The client gives up at once; the server stops the script a little later: wait (bounded)
+      // until the count holds still for 300 ms. An endless script left running keeps it moving,
+      // so the wait then fails at its bound; a slow machine only makes it wait longer.
+      const meshes = async (): Promise<unknown> => {
+        const result = await execute(client, 'return dispatch("ls", { type: "mesh" }).length;');
+        expect(result.success).toBe(true);
+        return result.output;
+      };
+      await until(async () => {
+        const before = await meshes();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return (await meshes()) === before;
+      });
     });
   },
 );
