@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { searchExecutable } from "./search-executable.ts";
 
 /** Whether the OS sandbox can run here: the bwrap to use, or why not. */
 export type DccSandboxSupport =
@@ -12,33 +11,10 @@ const probeTimeoutMs = 30_000;
 
 const probes = new Map<string, Promise<DccSandboxSupport>>();
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `program` as given when it is a path, else the first on `PATH`, else `/usr/bin/bwrap`. */
+/** `program` when given (a path, or a name on `PATH`), else `bwrap` on `PATH`, else `/usr/bin/bwrap`. */
 function findBwrap(program: string | undefined): string | undefined {
-  if (program !== undefined) {
-    return findOnPath(program);
-  }
-  return findOnPath("bwrap") ?? (executable("/usr/bin/bwrap") ? "/usr/bin/bwrap" : undefined);
-}
-
-/** `name` as given when it has a slash, else the first executable of that name on `path`. */
-export function findOnPath(
-  name: string,
-  path: string = process.env["PATH"] ?? "",
-): string | undefined {
-  if (name.includes("/")) return executable(name) ? name : undefined;
-  for (const folder of path.split(delimiter)) {
-    if (folder !== "" && executable(join(folder, name))) return join(folder, name);
-  }
-  return undefined;
+  if (program !== undefined) return searchExecutable(program).found;
+  return searchExecutable("bwrap").found ?? searchExecutable("/usr/bin/bwrap").found;
 }
 
 /** Runs a sandbox like the real ones once: it fails without user namespaces, for instance. */

@@ -39,6 +39,8 @@ export type { HostLoop, LinkWelcome } from "./link-welcome.ts";
 export { linkPythonPath } from "./python-path.ts";
 export type { RemoteCallErrorOptions } from "./remote-call-error.ts";
 export { RemoteCallError } from "./remote-call-error.ts";
+export type { ExecutableSearch, SearchExecutableOptions } from "./search-executable.ts";
+export { searchExecutable } from "./search-executable.ts";
 export type { SweepStaleFoldersOptions } from "./sweep-stale-folders.ts";
 export { processAlive, sweepStaleFolders } from "./sweep-stale-folders.ts";
 export type {

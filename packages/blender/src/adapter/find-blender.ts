@@ -1,5 +1,4 @@
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { searchExecutable } from "@dcc/link";
 import { BlenderNotFoundError } from "./blender-not-found-error.ts";
 
 /** Options for {@link findBlender}. */
@@ -25,29 +24,7 @@ export function findExecutable(
   env: Readonly<Record<string, string | undefined>>,
   executable: string,
 ): string {
-  const searched: string[] = [];
-  if (wanted.includes("/")) {
-    const path = isAbsolute(wanted) ? wanted : resolve(wanted);
-    searched.push(path);
-    if (isExecutable(path)) return path;
-    throw new BlenderNotFoundError({ executable, searched });
-  }
-  for (const folder of (env["PATH"] ?? "").split(delimiter)) {
-    if (folder === "") continue;
-    const path = join(folder, wanted);
-    searched.push(path);
-    if (isExecutable(path)) return path;
-  }
-  if (searched.length === 0) searched.push(`${wanted} on an empty PATH`);
+  const { found, searched } = searchExecutable(wanted, { path: env["PATH"] ?? "" });
+  if (found !== undefined) return found;
   throw new BlenderNotFoundError({ executable, searched });
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

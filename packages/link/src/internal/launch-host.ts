@@ -3,10 +3,11 @@ import type { Socket } from "node:net";
 import { delimiter, resolve } from "node:path";
 import { DccLaunchError } from "../dcc-launch-error.ts";
 import type { DccProcessOptions } from "../dcc-process-options.ts";
-import { dccSandboxSupport, findOnPath, noticeSandboxOff } from "../dcc-sandbox-support.ts";
+import { dccSandboxSupport, noticeSandboxOff } from "../dcc-sandbox-support.ts";
 import { LinkClient } from "../link-client.ts";
 import { assertLoopbackEndpoint, type LinkEndpoint } from "../link-endpoint.ts";
 import { linkPythonPath } from "../python-path.ts";
+import { searchExecutable } from "../search-executable.ts";
 import { endHost } from "./end-host.ts";
 import { ProcessOutput } from "./process-output.ts";
 import { sandboxArguments } from "./sandbox-arguments.ts";
@@ -123,7 +124,7 @@ function spawnCommand(
 ): { command: string; args: string[] } {
   const args = [...(options.args ?? [])];
   if (bwrap === undefined) return { command: options.command, args };
-  const found = findOnPath(options.command, env["PATH"]);
+  const { found } = searchExecutable(options.command, { path: env["PATH"] });
   if (found === undefined) throw new Error(`${options.command} was not found`);
   const layout = {
     command: resolve(found),

@@ -1,5 +1,5 @@
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
+import { searchExecutable } from "@dcc/link";
 import { MayaNotFoundError } from "./maya-not-found-error.ts";
 
 /** Options for {@link findMayapy}. */
@@ -18,45 +18,20 @@ export interface FindMayapyOptions {
 export function findMayapy(options: FindMayapyOptions = {}): string {
   const env = options.env ?? process.env;
   const name = process.platform === "win32" ? "mayapy.exe" : "mayapy";
-  const searched: string[] = [];
   const explicit = options.mayapy ?? env["MAYAPY_BIN"];
   if (explicit !== undefined && explicit !== "") {
-    if (!explicit.includes("/") && !explicit.includes("\\")) return onPath(explicit, env, searched);
-    const path = isAbsolute(explicit) ? explicit : resolve(explicit);
-    searched.push(path);
-    if (isExecutable(path)) return path;
+    const { found, searched } = searchExecutable(explicit, { path: env["PATH"] ?? "" });
+    if (found !== undefined) return found;
     throw new MayaNotFoundError({ searched });
   }
+  const searched: string[] = [];
   const location = env["MAYA_LOCATION"];
   if (location !== undefined && location !== "") {
-    const path = join(location, "bin", name);
-    searched.push(path);
-    if (isExecutable(path)) return path;
+    const inLocation = searchExecutable(join(location, "bin", name));
+    if (inLocation.found !== undefined) return inLocation.found;
+    searched.push(...inLocation.searched);
   }
-  return onPath(name, env, searched);
-}
-
-function onPath(
-  name: string,
-  env: Readonly<Record<string, string | undefined>>,
-  searched: string[],
-): string {
-  for (const folder of (env["PATH"] ?? "").split(delimiter)) {
-    if (folder === "") continue;
-    const path = join(folder, name);
-    searched.push(path);
-    if (isExecutable(path)) return path;
-  }
-  if (searched.length === 0) searched.push(`${name} on an empty PATH`);
-  throw new MayaNotFoundError({ searched });
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  const onPath = searchExecutable(name, { path: env["PATH"] ?? "" });
+  if (onPath.found !== undefined) return onPath.found;
+  throw new MayaNotFoundError({ searched: [...searched, ...onPath.searched] });
 }
