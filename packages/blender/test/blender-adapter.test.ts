@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAdapterExecutor } from "@dcc/executor";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -152,6 +161,9 @@ describeWithBlender("the Blender adapter, headless", () => {
   });
 
   it("refuses commands that run code or reach outside, naming the rule", async () => {
+    // A fresh folder outside the data folder: no file another run left can decide the check.
+    const outsideDir = mkdtempSync(join(tmpdir(), "dcc-blender-outside-"));
+    const outside = join(outsideDir, "outside.blend");
     writeFileSync(join(session.dataDir, "evil.py"), "open('/tmp/pwned', 'w').write('x')\n");
     const result = await session.run(`
       const refused = {};
@@ -161,7 +173,7 @@ describeWithBlender("the Blender adapter, headless", () => {
       attempt("wm.url_open", { url: "https://example.com" });
       attempt("preferences.addon_install", { filepath: "evil.py" });
       attempt("wm.quit_blender", {});
-      attempt("wm.save_as_mainfile", { filepath: "/tmp/outside.blend" });
+      attempt("wm.save_as_mainfile", { filepath: ${JSON.stringify(outside)} });
       attempt("wm.save_as_mainfile", { filepath: "../escape.blend" });
       return { refused, rules };`);
     expect(result.success).toBe(true);
@@ -176,7 +188,11 @@ describeWithBlender("the Blender adapter, headless", () => {
       expect(outcome, command).toMatch(/^POLICY: /);
     }
     expect(refused["wm.save_as_mainfile"]).toMatch(/outside|data folder/);
-    expect(existsSync("/tmp/outside.blend")).toBe(false);
+    try {
+      expect(existsSync(outside)).toBe(false);
+    } finally {
+      rmSync(outsideDir, { recursive: true, force: true });
+    }
   });
 
   it("saves inside the data folder, relative paths from there", async () => {
