@@ -16,6 +16,8 @@ export interface AdapterExecutorOptions {
   scripts?: ScriptStore | string;
   /** A shared worker pool; by default the executor starts its own and `close()` ends it. */
   pool?: SandboxPool;
+  /** Bound on each transaction wait (see `DccApiExecutorOptions.transactionWaitMs`). */
+  transactionWaitMs?: number;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface AdapterExecutorOptions {
  * (host commands run one at a time, as on the DCC's main thread) and its catalog for search.
  * Call it after the adapter's `start` has settled. Closing the executor leaves the adapter open.
  * The adapter's `scriptsAtOnce` sizes the executor's own pool (a given `pool` must be no larger),
- * and its `dispatchLane` is asked for as each script is submitted.
+ * and its `dispatchLane` is asked for as each script is submitted; its `beginTransaction` makes
+ * each script that reaches the host a transaction (see `DccAdapter.beginTransaction`).
  * @throws {DccMcpError} `INVALID_COMMAND` or `DUPLICATE_COMMAND` for bad commands,
  *   `INVALID_LIMITS` for bad limits or a pool larger than `scriptsAtOnce`; and whatever the adapter's `commands()` or `catalog()` throw.
  */
@@ -39,7 +42,19 @@ export function createAdapterExecutor(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.scripts === undefined ? {} : { scripts: options.scripts }),
     ...(options.pool === undefined ? {} : { pool: options.pool }),
+    ...(options.transactionWaitMs === undefined
+      ? {}
+      : { transactionWaitMs: options.transactionWaitMs }),
     ...(adapter.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: adapter.scriptsAtOnce }),
     ...(adapter.dispatchLane === undefined ? {} : { dispatchLane: () => adapter.dispatchLane?.() }),
+    ...(adapter.beginTransaction === undefined
+      ? {}
+      : {
+          beginTransaction: (transaction) =>
+            (adapter.beginTransaction as NonNullable<DccAdapter["beginTransaction"]>).call(
+              adapter,
+              transaction,
+            ),
+        }),
   });
 }

@@ -1,11 +1,13 @@
 import { DccMcpError } from "@dcc/cancel";
 import { type CommandRecord, DccApiCatalog, type SearchLimits, searchLimits } from "@dcc/catalog";
+import type { DccTransaction, DccTransactionOptions } from "./dcc-transaction.ts";
 import type { DispatchLane } from "./dispatch-lane.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
 import type { ExecuteResult } from "./execute-result.ts";
 import { type ExecutorLimits, resolveExecutorLimits } from "./executor-limits.ts";
 import { pythonRepr } from "./internal/python-repr.ts";
 import { type RunScriptOptions, runScript } from "./internal/run-script.ts";
+import type { OpenTransactions } from "./internal/script-transaction.ts";
 import { SandboxPool } from "./sandbox-pool.ts";
 import { isEntryPointScript } from "./scripts/analyze-script.ts";
 import type { ExecuteParamsRequest } from "./scripts/execute-params.ts";
@@ -49,6 +51,16 @@ export interface DccApiExecutorOptions {
    * store typed entry points instead of running them.
    */
   scripts?: ScriptStore | string;
+  /**
+   * Begins a script's transaction on the host (see `DccAdapter.beginTransaction`). Without it
+   * the host has no undo: failed scripts keep their changes and their results say so.
+   */
+  beginTransaction?: (options: DccTransactionOptions) => Promise<DccTransaction>;
+  /**
+   * Bound, in milliseconds, on each transaction wait: for `begin`, for a stopped script's host
+   * command to settle before the rollback, and for `commit`/`rollback`. Default 30000.
+   */
+  transactionWaitMs?: number;
 }
 
 /**
@@ -100,7 +112,12 @@ export class DccApiExecutor {
   readonly searchLimits: Readonly<SearchLimits> = searchLimits;
   /** The store of materialized scripts, if configured. */
   readonly scripts: ScriptStore | undefined;
+  /** True when failed scripts are rolled back (the host has transactions). */
+  readonly rollsBack: boolean;
   #pool: SandboxPool;
+  readonly #beginTransaction: DccApiExecutorOptions["beginTransaction"];
+  readonly #transactionWaitMs: number;
+  readonly #openTransactions: OpenTransactions = new Set();
   readonly #lane: (() => DispatchLane | undefined) | undefined;
   #ownsPool: boolean;
   /** What the materialized-script paths run through: this executor's name and run. */
@@ -108,7 +125,8 @@ export class DccApiExecutor {
 
   /**
    * @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit, a pool too small for it, a
-   *   `scriptsAtOnce` that is not a positive integer or a pool larger than it.
+   *   `scriptsAtOnce` that is not a positive integer or a pool larger than it, or a bad
+   *   `transactionWaitMs`.
    */
   constructor(dccName: string, options: DccApiExecutorOptions = {}) {
     this.dccName = dccName;
@@ -117,6 +135,16 @@ export class DccApiExecutor {
       new DccApiCatalog(dccName, { commands: options.dispatcher?.registry.catalogRecords() ?? [] });
     this.dispatcher = options.dispatcher;
     this.#lane = options.dispatchLane;
+    this.#beginTransaction = options.beginTransaction;
+    this.rollsBack = options.beginTransaction !== undefined;
+    const waitMs = options.transactionWaitMs ?? 30_000;
+    if (typeof waitMs !== "number" || !Number.isFinite(waitMs) || waitMs <= 0) {
+      throw new DccMcpError({
+        code: "INVALID_LIMITS",
+        message: `transactionWaitMs must be a positive number of milliseconds, not ${String(waitMs)}`,
+      });
+    }
+    this.#transactionWaitMs = waitMs;
     this.limits = Object.freeze(resolveExecutorLimits(options.limits));
     this.scripts =
       typeof options.scripts === "string"
@@ -233,6 +261,9 @@ export class DccApiExecutor {
         pool: this.#pool,
         dispatcher: this.dispatcher,
         lane: this.#lane,
+        beginTransaction: this.#beginTransaction,
+        openTransactions: this.#openTransactions,
+        transactionWaitMs: this.#transactionWaitMs,
       },
       code,
       options,

@@ -25,4 +25,14 @@ export interface ExecuteOptions {
   onProgress?: (progress: ExecuteProgress) => void;
   /** Receives each captured log line as it happens (up to the log limits). */
   onLog?: (entry: ExecuteLogEntry) => void;
+  /**
+   * Keep a failed, cancelled or timed-out script's changes (as one undo step) instead of rolling
+   * them back. Default false.
+   */
+  keepPartialChanges?: boolean;
+  /**
+   * The name of the undo step a successful script becomes, after the call that ran it (e.g.
+   * `"dcc_execute: add a tree"`). Default `"<dcc> script"`.
+   */
+  undoLabel?: string;
 }

@@ -1,3 +1,4 @@
+import type { DccRollbackRefusal } from "./dcc-transaction.ts";
 import type { ExecuteLogEntry } from "./execute-options.ts";
 
 /** Any value JSON can carry. */
@@ -82,6 +83,25 @@ export interface ExecuteImageDropped {
   reason: string;
 }
 
+/**
+ * What became of a script's changes to the host (the JSON of a `DccTransactionReport`): in a
+ * success's `transaction` (the undo step that holds them), in a failure's `rollback` (whether the
+ * scene is back as it was before the script, and if not, why). Absent when the script sent no
+ * host command through the main thread.
+ */
+export interface ExecuteTransactionReport {
+  /** True when the scene is as it was before the script's first host command. */
+  rolledBack: boolean;
+  /** The undo step holding the script's changes (after success, or when they were kept). */
+  undoStep?: string;
+  /** Why not rolled back (or why no undo step). */
+  reason?: DccRollbackRefusal;
+  /** The reason in words. */
+  detail?: string;
+  /** Files the script wrote (saves, renders, exports): never undone. */
+  filesWritten?: string[];
+}
+
 /** A successful execution. */
 export interface ExecuteSuccess {
   success: true;
@@ -101,6 +121,8 @@ export interface ExecuteSuccess {
   images?: ExecuteImage[];
   /** Images the output referred to that were left out, and why; absent when none. */
   droppedImages?: ExecuteImageDropped[];
+  /** The undo step that holds the script's changes (see {@link ExecuteTransactionReport}). */
+  transaction?: ExecuteTransactionReport;
 }
 
 /** A failed execution. */
@@ -116,6 +138,8 @@ export interface ExecuteFailure {
   logs: ExecuteLogEntry[];
   completion: ExecuteCompletion;
   stats: ExecuteStats;
+  /** Whether the script's changes were rolled back (see {@link ExecuteTransactionReport}). */
+  rollback?: ExecuteTransactionReport;
 }
 
 /** The JSON result of {@link DccApiExecutor.execute}. */

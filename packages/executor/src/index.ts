@@ -50,6 +50,7 @@ export type {
   ExecuteResult,
   ExecuteStats,
   ExecuteSuccess,
+  ExecuteTransactionReport,
   JsonValue,
 } from "./execute-result.ts";
 export { executeErrorCodes } from "./execute-result.ts";

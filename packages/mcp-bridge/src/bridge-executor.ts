@@ -19,6 +19,10 @@ export interface BridgeExecuteOptions {
   onProgress?: (progress: ExecuteProgress) => void;
   /** Receives console lines as they are written. */
   onLog?: (entry: ExecuteLogEntry) => void;
+  /** Keep a failed script's changes instead of rolling them back (`keep_partial`). */
+  keepPartialChanges?: boolean;
+  /** The undo step's name, after the call (e.g. `"dcc_execute: add a tree"`). */
+  undoLabel?: string;
   /**
    * Provenance for a script the executor stores instead of running (a typed `main` entry point):
    * the MCP session and the server-owned job id of the call.

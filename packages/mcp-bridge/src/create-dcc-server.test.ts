@@ -66,7 +66,10 @@ describe.each(revisions)(
       expect(tools.find((tool) => tool.name === "dcc_execute")?.description).toBe(
         "Run a alpha script. Find commands with dcc_search.",
       );
-      expect(client.getInstructions()).toBe("Use dcc_search, then dcc_execute, to drive alpha.");
+      // An adapter without undo says so once, in the instructions.
+      expect(client.getInstructions()).toBe(
+        "Use dcc_search, then dcc_execute, to drive alpha.\nalpha has no undo: a failed script's changes stay (not rolled back).",
+      );
       expect(client.getServerVersion()?.name).toBe("composed");
 
       const found = await call(client, "dcc_search", { query: "only alpha has" });
@@ -78,6 +81,13 @@ describe.each(revisions)(
         success: true,
         output: ["hello from alpha", "BOOM"],
         message: "Script executed successfully on alpha.",
+      });
+      const failed = await call(client, "dcc_execute", {
+        code: 'dispatch("hello"); throw new Error("late");',
+      });
+      expect(failed).toMatchObject({
+        success: false,
+        rollback: { rolledBack: false, reason: "no_undo" },
       });
       expect(server?.adapters.map((entry) => [entry.name, entry.status.state])).toEqual([
         ["alpha", "ready"],

@@ -22,6 +22,10 @@ export interface JobQueueSubmission {
   sha256?: string;
   /** Wall-clock budget of the script, in seconds. */
   timeoutSecs?: number;
+  /** Keep a failed script's changes instead of rolling them back (`keep_partial`). */
+  keepPartialChanges?: boolean;
+  /** The undo step's name, after the call. */
+  undoLabel?: string;
   /** The MCP session that submitted the job. */
   sessionId?: string;
 }

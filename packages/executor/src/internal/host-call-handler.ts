@@ -19,6 +19,11 @@ export interface HostCallHandlerOptions {
   inCallerContext: <T>(fn: () => T) => T;
   /** Holds the images commands return; the script sees references to them. */
   images?: ImageStash | undefined;
+  /**
+   * Called before each command reaches the dispatcher; a promise it returns (the script's
+   * transaction beginning) is awaited first.
+   */
+  beforeCall?: () => Promise<void> | undefined;
 }
 
 /** Answers the guest's host calls and counts them. */
@@ -29,11 +34,13 @@ export interface HostCallHandler {
   readonly calls: number;
   /** Commands started and not settled yet. */
   readonly inFlight: number;
+  /** Settles once no command is in flight. */
+  idle(): Promise<void>;
 }
 
 /** A {@link HostCallHandler} for one execution. */
 export function createHostCallHandler(options: HostCallHandlerOptions): HostCallHandler {
-  const { dccName, dispatcher, stop, host, inCallerContext, images } = options;
+  const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall } = options;
   // A command's images are held here; its reply carries their references instead of the bytes.
   const reply =
     images === undefined
@@ -42,7 +49,35 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
           withImageSink(images.add, () => valueReply(command, value));
   let calls = 0;
   let inFlight = 0;
+  const waiters: Array<() => void> = [];
+  const settled = (): void => {
+    inFlight--;
+    if (inFlight === 0) for (const wake of waiters.splice(0)) wake();
+  };
+  const run = (name: string, args: unknown): string | Promise<string> => {
+    const outcome = inCallerContext(() =>
+      dispatchNow(dispatcher as ToolDispatcher, name, args, { signal: host }),
+    );
+    if (!(outcome instanceof Promise)) {
+      return outcome.ok ? reply(name, outcome.value) : failureReply(name, outcome.error);
+    }
+    inFlight++;
+    return outcome.then(
+      (value) => {
+        settled();
+        return reply(name, value);
+      },
+      (error: unknown) => {
+        settled();
+        return failureReply(name, error);
+      },
+    );
+  };
   return {
+    idle() {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
     get calls() {
       return calls;
     },
@@ -76,21 +111,22 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
         });
       }
       calls++;
-      const outcome = inCallerContext(() => dispatchNow(dispatcher, name, args, { signal: host }));
-      if (!(outcome instanceof Promise)) {
-        return outcome.ok ? reply(name, outcome.value) : failureReply(name, outcome.error);
-      }
+      const beginning = beforeCall?.();
+      if (beginning === undefined) return run(name, args);
+      // The transaction begins first; counted in flight so a stop waits for it too.
       inFlight++;
-      return outcome.then(
-        (value) => {
-          inFlight--;
-          return reply(name, value);
-        },
-        (error: unknown) => {
-          inFlight--;
-          return failureReply(name, error);
-        },
-      );
+      return beginning.then(() => {
+        const reply = stop.aborted
+          ? errorReply(
+              name,
+              commandErrorCodes.cancelled,
+              `${name} was not started: the script was stopped`,
+              { completion: "not_started" },
+            )
+          : run(name, args);
+        settled();
+        return reply;
+      });
     },
   };
 }

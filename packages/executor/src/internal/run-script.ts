@@ -21,6 +21,11 @@ import { createHostCallHandler } from "./host-call-handler.ts";
 import { ImageStash } from "./image-stash.ts";
 import type { RunHooks } from "./pooled-worker.ts";
 import { runOnPool, type SandboxJob } from "./run-on-pool.ts";
+import {
+  type BeginTransaction,
+  type OpenTransactions,
+  ScriptTransaction,
+} from "./script-transaction.ts";
 
 /** What an execution runs against: the executor's name, limits, pool and dispatcher. */
 export interface RunTarget {
@@ -30,6 +35,12 @@ export interface RunTarget {
   dispatcher: ToolDispatcher | undefined;
   /** The lane for this run, asked for as it starts (see `DccApiExecutorOptions.dispatchLane`). */
   lane?: (() => DispatchLane | undefined) | undefined;
+  /** Begins a script's transaction; undefined for a host without undo. */
+  beginTransaction?: BeginTransaction | undefined;
+  /** The transactions open on this host (see {@link OpenTransactions}). */
+  openTransactions: OpenTransactions;
+  /** Bound on each transaction wait, in milliseconds. */
+  transactionWaitMs: number;
 }
 
 /** {@link ExecuteOptions} plus the `context` a successful result reports (default `{}`). */
@@ -99,6 +110,13 @@ export async function runScript(
   }
 
   const images = new ImageStash();
+  const transaction = new ScriptTransaction({
+    dccName,
+    begin: target.beginTransaction,
+    label: undoLabel(options.undoLabel, dccName),
+    waitMs: target.transactionWaitMs,
+    open: target.openTransactions,
+  });
   const host = createHostCallHandler({
     images,
     dccName,
@@ -106,6 +124,7 @@ export async function runScript(
     stop: cancel.stop,
     host: cancel.host,
     inCallerContext: captureCancelContext(),
+    beforeCall: () => transaction.beforeHostCall(),
   });
   const { onLog, onProgress } = options;
   const hooks: RunHooks = { onCall: (name, argsJson) => host.onCall(name, argsJson) };
@@ -149,6 +168,12 @@ export async function runScript(
     );
   }
   const dispatchCalls = Math.max(hostCalls, outcome.dispatchCalls);
+  // Committed or rolled back once the script's host commands have settled (bounded).
+  const report = await transaction.end({
+    success: outcome.status === "ok",
+    keep: options.keepPartialChanges === true,
+    idle: host.idle(),
+  });
   if (outcome.status === "ok") {
     const output = JSON.parse(outcome.outputJson) as JsonValue;
     const success: ExecuteSuccess = {
@@ -163,6 +188,7 @@ export async function runScript(
     const attached = images.collect(output, limits);
     if (attached.images.length > 0) success.images = attached.images;
     if (attached.dropped.length > 0) success.droppedImages = attached.dropped;
+    if (report !== undefined) success.transaction = report;
     return success;
   }
   const completion: ExecuteCompletion = !outcome.started
@@ -175,7 +201,16 @@ export async function runScript(
   if (outcome.errorCode === "CANCELLED") error = cancelledText(cancel.reason, outcome.started);
   const extra: FailureExtra = { logs: outcome.logs, dispatchCalls };
   if (outcome.limit !== undefined) extra.limit = outcome.limit;
-  return failure(outcome.errorCode, error, completion, extra);
+  const result = failure(outcome.errorCode, error, completion, extra);
+  if (report !== undefined) result.rollback = report;
+  return result;
+}
+
+/** The undo step's name: the caller's, on one line and at most 80 characters. */
+function undoLabel(label: unknown, dccName: string): string {
+  const text = typeof label === "string" ? label.replace(/\s+/g, " ").trim() : "";
+  if (text === "") return `${dccName} script`;
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** The target's lane for a run, or undefined (none, or the adapter's callback failed). */

@@ -12,6 +12,10 @@ export interface FarmJobData {
   params?: Record<string, unknown>;
   sha256?: string;
   timeoutSecs?: number;
+  /** Keep a failed script's changes instead of rolling them back. */
+  keepPartialChanges?: boolean;
+  /** The undo step's name, after the call. */
+  undoLabel?: string;
   sessionId?: string;
 }
 

@@ -47,6 +47,9 @@ export async function runFarmJob(
   };
   const options: ExecuteOptions = {
     ...(job.data.timeoutSecs === undefined ? {} : { timeoutSecs: job.data.timeoutSecs }),
+    // The same transaction as in the server's process: rolled back on failure unless kept.
+    ...(job.data.keepPartialChanges === true ? { keepPartialChanges: true } : {}),
+    ...(typeof job.data.undoLabel === "string" ? { undoLabel: job.data.undoLabel } : {}),
     signal,
     onProgress: (progress) => track(job.updateProgress({ ...progress })),
     onLog: (entry) => {

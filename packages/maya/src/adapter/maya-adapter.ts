@@ -7,6 +7,7 @@ import { signatureOf } from "../scene/command-spec.ts";
 import { MayaScene } from "../scene/maya-scene.ts";
 import { SceneError, SceneErrorCode } from "../scene/scene-error.ts";
 import { mayaExecuteDescription, mayaInstructions } from "./maya-tool-texts.ts";
+import { beginMayaTransaction } from "./maya-transaction.ts";
 
 /** Options for {@link createMayaAdapter}. */
 export interface MayaAdapterOptions {
@@ -77,6 +78,9 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
 
   return {
     dccName: "maya",
+    // One scene: a script's undo chunk must hold only its own changes.
+    scriptsAtOnce: 1,
+    beginTransaction: async ({ label }) => beginMayaTransaction(scene, label),
     instructions: (tools) => mayaInstructions(implemented, tools),
     executeDescription: (tools) => mayaExecuteDescription(tools.search),
     scene,

@@ -58,6 +58,13 @@ export class MayaScene {
   undoEnabled = true;
   /** `undoInfo -length`. */
   undoLength: number;
+  /**
+   * Counts undo-queue flushes (file new/open, undo turned off): an undo chunk opened before a
+   * flush no longer reaches back to its start.
+   */
+  undoFlushes = 0;
+  /** Called with each scene file `file -save` writes (its name in the data folder). */
+  onFileWritten: ((name: string) => void) | undefined;
   private readonly checkpointHook: (() => void) | undefined;
   private readonly specs = new Map<
     string,
@@ -164,6 +171,7 @@ export class MayaScene {
     this.undoStack = [];
     this.redoStack = [];
     this.chunk = undefined;
+    this.undoFlushes++;
   }
 
   /** Undoes the last command or chunk; returns its name, or `undefined` when the queue is empty. */
@@ -200,14 +208,18 @@ export class MayaScene {
     };
   }
 
-  /** Closes an undo chunk opened by {@link MayaScene.openChunk}. */
-  closeChunk(): void {
+  /**
+   * Closes an undo chunk opened by {@link MayaScene.openChunk}; true when that closed the
+   * outermost chunk and its changes became one undo step.
+   */
+  closeChunk(): boolean {
     const chunk = this.chunk;
-    if (!chunk) return;
+    if (!chunk) return false;
     chunk.depth--;
-    if (chunk.depth > 0) return;
+    if (chunk.depth > 0) return false;
     this.chunk = undefined;
     if (chunk.dirty) this.push(chunk.entry);
+    return chunk.dirty;
   }
 
   /** Turns undo recording on or off; turning it off flushes the queue, as in Maya. */
@@ -216,6 +228,7 @@ export class MayaScene {
     if (!enabled) {
       this.undoStack = [];
       this.redoStack = [];
+      this.undoFlushes++;
     }
   }
 

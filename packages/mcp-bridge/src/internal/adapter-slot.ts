@@ -120,9 +120,15 @@ export class AdapterSlot implements BridgeExecutor, DccServerAdapter {
     }
   }
 
-  /** Instructions for `initialize`, or undefined (also when the adapter's text throws). */
+  /**
+   * Instructions for `initialize`, or undefined (also when the adapter's text throws). An
+   * adapter without undo says so here, once, rather than in every result.
+   */
   instructions(): string | undefined {
-    return this.#text(() => this.adapter.instructions?.(this.tools));
+    const own = this.#text(() => this.adapter.instructions?.(this.tools));
+    if (this.adapter.beginTransaction !== undefined) return own;
+    const noUndo = `${this.name} has no undo: a failed script's changes stay (not rolled back).`;
+    return own === undefined ? noUndo : `${own}\n${noUndo}`;
   }
 
   /** The execute tool's description, or undefined for the bridge's default. */

@@ -67,6 +67,7 @@ export async function runExecuteCall(
           context,
           { onProgress: context.reportProgress },
           extra.sessionId,
+          settings.executeToolName,
         ),
         settings.maxResultChars,
       ),
@@ -93,6 +94,7 @@ export async function runExecuteCall(
           context,
           { onProgress: notifier.onProgress, onLog: notifier.onLog },
           extra.sessionId,
+          settings.executeToolName,
         ),
     );
     return result ?? busy(dccName, "scripts");
@@ -124,6 +126,8 @@ async function submitToQueue(
       ...(args.params === undefined ? {} : { params: args.params }),
       ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
       ...(args.timeout_secs === undefined ? {} : { timeoutSecs: args.timeout_secs }),
+      ...(args.keep_partial === true ? { keepPartialChanges: true } : {}),
+      undoLabel: undoLabel(options.executeToolName, args),
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     });
   } catch (error) {
@@ -146,6 +150,22 @@ function jobStarted(record: JobRecord, dccName: string, executeToolName: string)
   };
 }
 
+/**
+ * The undo step a script becomes, named after the call: the tool and the script's first line
+ * (or its file), which is what a person sees in the DCC's undo history.
+ */
+export function undoLabel(executeToolName: string, args: ExecuteArguments): string {
+  const what =
+    args.file_path ??
+    (args.code ?? "")
+      .split("\n")
+      .map((line) => line.trim())
+      .find((line) => line !== "" && line !== "```" && !line.startsWith("```")) ??
+    "";
+  const label = what === "" ? executeToolName : `${executeToolName}: ${what}`;
+  return label.length > 80 ? `${label.slice(0, 79)}…` : label;
+}
+
 function busy(dccName: string, what: string): BridgeResult {
   return {
     success: false,
@@ -162,10 +182,13 @@ function runScript(
   context: JobWorkContext,
   streams: Pick<BridgeExecuteOptions, "onProgress" | "onLog">,
   sessionId: string | undefined,
+  executeToolName: string,
 ): Promise<BridgeResult> {
   const { token, jobId } = context;
   const options: BridgeExecuteOptions = {
     ...(args.timeout_secs === undefined ? {} : { timeoutSecs: args.timeout_secs }),
+    ...(args.keep_partial === true ? { keepPartialChanges: true } : {}),
+    undoLabel: undoLabel(executeToolName, args),
     signal: token.signal,
     cancelToken: token,
     materialize: { toolCallId: jobId, ...(sessionId === undefined ? {} : { sessionId }) },

@@ -81,6 +81,10 @@ function executeInputShape(limits: BridgeExecutorLimits | undefined) {
             .max(limits.maxTimeoutSecs, rangeText("timeout_secs", limits.maxTimeoutSecs))
             .default(limits.timeoutSecs)
             .describe(`Time limit, 1-${limits.maxTimeoutSecs} s (default ${limits.timeoutSecs}).`),
+    keep_partial: z
+      .boolean({ error: "keep_partial must be true or false" })
+      .optional()
+      .describe("Keep a failed script's changes instead of undoing them."),
     async: z
       .boolean({ error: "async must be true or false" })
       .optional()
@@ -143,6 +147,7 @@ export interface ExecuteArguments {
   sha256?: string | undefined;
   /** Absent only when the executor states no limits (then it applies its own default). */
   timeout_secs?: number | undefined;
+  keep_partial?: boolean | undefined;
   async?: boolean | undefined;
   job_id?: string | undefined;
   job_action?: "status" | "result" | "cancel" | undefined;

@@ -59,6 +59,7 @@ const file: SceneCommandSpec<MayaScene> = {
       const { path, name } = resolveScenePath(scene.dataDir, scene.sceneName);
       writeSceneFile(path, scene.graph.state);
       scene.modified = false;
+      scene.onFileWritten?.(name);
       return name;
     }
     if (flags["open"]) {

@@ -1,0 +1,263 @@
+import { DccApiCatalog } from "@dcc/catalog";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAdapterExecutor } from "./create-adapter-executor.ts";
+import type { DccAdapter } from "./dcc-adapter.ts";
+import type { DccApiExecutor } from "./dcc-api-executor.ts";
+import type { DccTransactionOptions } from "./dcc-transaction.ts";
+
+interface ListHost {
+  items: string[];
+  /** Named undo steps: each holds the items before it. */
+  undo: Array<{ label: string; before: string[] }>;
+  /** What happened, in order. */
+  events: string[];
+  /** Releases a held `hold` command. */
+  release: (() => void) | undefined;
+  held: Promise<void>;
+  /** Called as each transaction begins. */
+  onBegin: (() => void) | undefined;
+}
+
+/** An in-memory DCC whose scene is a list, with a real undo stack and transactions. */
+function listAdapter(
+  options: { undo?: boolean; scriptsAtOnce?: number; beginFails?: boolean } = {},
+): DccAdapter & ListHost {
+  let heldNow: () => void = () => {};
+  const adapter: DccAdapter & ListHost = {
+    dccName: "list",
+    items: [],
+    undo: [],
+    events: [],
+    release: undefined,
+    onBegin: undefined,
+    held: new Promise((resolve) => {
+      heldNow = resolve;
+    }),
+    ...(options.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: options.scriptsAtOnce }),
+    commands: () => [
+      {
+        name: "add",
+        handler: (args: unknown) => {
+          adapter.items.push(String(args));
+          adapter.events.push(`add ${String(args)}`);
+          return adapter.items.length;
+        },
+      },
+      {
+        name: "hold",
+        description: "Adds, then answers once released (a slow host command)",
+        handler: (args: unknown, { signal }: { signal: AbortSignal }) =>
+          new Promise((resolve) => {
+            // Stops when the host signal aborts only if asked to (`stops`), like a host
+            // command that ends when its script is stopped.
+            if (args === "stops") {
+              signal.addEventListener("abort", () => {
+                adapter.events.push("stopped");
+                resolve(false);
+              });
+            }
+            adapter.items.push(String(args));
+            adapter.events.push(`hold ${String(args)}`);
+            adapter.release = () => {
+              adapter.events.push(`released ${String(args)}`);
+              resolve(true);
+            };
+            heldNow();
+          }),
+      },
+    ],
+    catalog: () => new DccApiCatalog("list", { catalogText: "add - Add an item" }),
+  };
+  if (options.undo !== false) {
+    adapter.beginTransaction = async ({ label }: DccTransactionOptions) => {
+      if (options.beginFails === true) throw new Error("the host is read-only");
+      const before = [...adapter.items];
+      adapter.events.push(`begin ${label}`);
+      adapter.onBegin?.();
+      return {
+        commit: async () => {
+          adapter.events.push("commit");
+          adapter.undo.push({ label, before });
+          return { rolledBack: false, undoStep: label };
+        },
+        rollback: async () => {
+          adapter.events.push("rollback");
+          adapter.items = before;
+          return { rolledBack: true, filesWritten: ["renders/a.png"] };
+        },
+      };
+    };
+  }
+  return adapter;
+}
+
+let executor: DccApiExecutor | undefined;
+afterEach(async () => {
+  await executor?.close();
+  executor = undefined;
+});
+
+describe("scripts are transactions", { timeout: 60_000 }, () => {
+  it("commits a successful script as one undo step named after the call", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter);
+    const result = await executor.execute('dispatch("add", "a"); dispatch("add", "b"); return 1', {
+      undoLabel: "dcc_execute: two items",
+    });
+    expect(result).toMatchObject({
+      success: true,
+      transaction: { rolledBack: false, undoStep: "dcc_execute: two items" },
+    });
+    expect(adapter.items).toEqual(["a", "b"]);
+    expect(adapter.undo).toEqual([{ label: "dcc_execute: two items", before: [] }]);
+    expect(adapter.events).toEqual(["begin dcc_execute: two items", "add a", "add b", "commit"]);
+  });
+
+  it("begins no transaction for a script that sends no host command", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter);
+    const ok = await executor.execute("return 1 + 1");
+    const failed = await executor.execute("throw new Error('no')");
+    expect(ok.success).toBe(true);
+    expect("transaction" in ok).toBe(false);
+    expect(failed.success).toBe(false);
+    expect("rollback" in failed).toBe(false);
+    expect(adapter.events).toEqual([]);
+  });
+
+  it("rolls back a script that throws after changing the scene, and lists the files it wrote", async () => {
+    const adapter = listAdapter();
+    adapter.items = ["kept"];
+    executor = createAdapterExecutor(adapter);
+    const result = await executor.execute('dispatch("add", "a"); throw new Error("boom")');
+    expect(result).toMatchObject({
+      success: false,
+      errorCode: "SCRIPT_ERROR",
+      rollback: { rolledBack: true, filesWritten: ["renders/a.png"] },
+    });
+    expect(adapter.items).toEqual(["kept"]);
+    expect(adapter.events).toEqual(["begin list script", "add a", "rollback"]);
+  });
+
+  it("keeps a failed script's changes as one undo step when asked", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter);
+    const result = await executor.execute('dispatch("add", "a"); throw new Error("boom")', {
+      keepPartialChanges: true,
+    });
+    expect(result).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "kept", undoStep: "list script" },
+    });
+    expect(adapter.items).toEqual(["a"]);
+  });
+
+  it("rolls back a cancelled script only after its running host command settled", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter);
+    const controller = new AbortController();
+    const running = executor.execute('dispatch("add", "a"); dispatch("hold", "stops"); return 1', {
+      signal: controller.signal,
+    });
+    await adapter.held;
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({
+      success: false,
+      errorCode: "CANCELLED",
+      rollback: { rolledBack: true },
+    });
+    // The held command ends on the abort; the rollback comes after it, never under it.
+    expect(adapter.events).toEqual([
+      "begin list script",
+      "add a",
+      "hold stops",
+      "stopped",
+      "rollback",
+    ]);
+    expect(adapter.items).toEqual([]);
+  });
+
+  it("rolls back a script past its timeout", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter);
+    // The held command ends only when the timeout stops the script, whatever the load.
+    const result = await executor.execute('dispatch("add", "a"); dispatch("hold", "stops")', {
+      timeoutSecs: 1,
+    });
+    expect(result).toMatchObject({
+      success: false,
+      errorCode: "TIMEOUT",
+      rollback: { rolledBack: true },
+    });
+    expect(adapter.events.slice(-2)).toEqual(["stopped", "rollback"]);
+    expect(adapter.items).toEqual([]);
+  });
+
+  it("does not undo under a host command that never settles, and closes the step later", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter, { transactionWaitMs: 50 });
+    const controller = new AbortController();
+    const running = executor.execute('dispatch("hold", "b")', { signal: controller.signal });
+    await adapter.held;
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "host_busy" },
+    });
+    expect(adapter.events).toEqual(["begin list script", "hold b"]);
+    adapter.release?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(adapter.events.at(-1)).toBe("commit");
+  });
+
+  it("says an adapter without undo cannot roll back", async () => {
+    const adapter = listAdapter({ undo: false });
+    executor = createAdapterExecutor(adapter);
+    expect(executor.rollsBack).toBe(false);
+    const ok = await executor.execute('dispatch("add", "a")');
+    const failed = await executor.execute('dispatch("add", "b"); throw new Error("boom")');
+    expect(ok.success).toBe(true);
+    expect("transaction" in ok).toBe(false);
+    expect(failed).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "no_undo" },
+    });
+    expect(adapter.items).toEqual(["a", "b"]);
+  });
+
+  it("reports a transaction that could not begin, and still runs the script", async () => {
+    const adapter = listAdapter({ beginFails: true });
+    executor = createAdapterExecutor(adapter);
+    const result = await executor.execute('dispatch("add", "a"); throw new Error("boom")');
+    expect(result).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "failed" },
+    });
+    expect(result.success === false && result.rollback?.detail).toContain("the host is read-only");
+    expect(adapter.items).toEqual(["a"]);
+  });
+
+  it("never rolls back scripts whose transactions shared the scene", async () => {
+    const adapter = listAdapter({ scriptsAtOnce: 2 });
+    executor = createAdapterExecutor(adapter);
+    // The first script holds its command open until the second has begun its transaction
+    // (its command then waits for the first's: host commands run one at a time).
+    const first = executor.execute('dispatch("hold", "a"); throw new Error("first")');
+    await adapter.held;
+    const secondBegan = new Promise<void>((resolve) => {
+      adapter.onBegin = resolve;
+    });
+    const second = executor.execute('dispatch("add", "b"); throw new Error("second")');
+    await secondBegan;
+    adapter.release?.();
+    for (const result of await Promise.all([first, second])) {
+      expect(result).toMatchObject({
+        success: false,
+        rollback: { rolledBack: false, reason: "scene_shared" },
+      });
+    }
+    expect(adapter.items).toEqual(["a", "b"]);
+  });
+});

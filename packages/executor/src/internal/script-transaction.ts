@@ -1,0 +1,196 @@
+// One script's transaction as the executor drives it: begun lazily before the first host
+// command through the main thread, then committed or rolled back once the script's host
+// commands have settled. Every wait on the adapter is bounded.
+import type {
+  DccTransaction,
+  DccTransactionOptions,
+  DccTransactionReport,
+} from "../dcc-transaction.ts";
+import type { ExecuteTransactionReport } from "../execute-result.ts";
+
+/** Begins a transaction on the host; see `DccAdapter.beginTransaction`. */
+export type BeginTransaction = (options: DccTransactionOptions) => Promise<DccTransaction>;
+
+/**
+ * The transactions open on one executor's host: a transaction that was ever open at the same
+ * time as another is marked shared, and never rolled back (it would undo the other's work).
+ */
+export type OpenTransactions = Set<{ shared: boolean }>;
+
+/** What a {@link ScriptTransaction} needs. */
+export interface ScriptTransactionOptions {
+  dccName: string;
+  /** Undefined: the host has no undo. */
+  begin: BeginTransaction | undefined;
+  label: string;
+  /** Bound on each wait: for `begin`, for orphaned commands to settle, for `commit`/`rollback`. */
+  waitMs: number;
+  open: OpenTransactions;
+}
+
+/** How the script ended, for {@link ScriptTransaction.end}. */
+export interface ScriptEnd {
+  success: boolean;
+  /** The caller asked to keep a failed script's changes. */
+  keep: boolean;
+  /** Settles once no host command of the script is running. */
+  idle: Promise<void>;
+}
+
+/** The transaction of one script run. */
+export class ScriptTransaction {
+  readonly #options: ScriptTransactionOptions;
+  #begun = false;
+  #transaction: DccTransaction | undefined;
+  #beginError: string | undefined;
+  readonly #entry = { shared: false };
+
+  constructor(options: ScriptTransactionOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Called before each host command through the main thread: the first call begins the
+   * transaction and returns a promise the command waits for; later calls return undefined.
+   */
+  beforeHostCall(): Promise<void> | undefined {
+    if (this.#begun) return undefined;
+    this.#begun = true;
+    const { begin, label, waitMs, open } = this.#options;
+    if (begin === undefined) return undefined;
+    for (const other of open) other.shared = true;
+    if (open.size > 0) this.#entry.shared = true;
+    open.add(this.#entry);
+    const controller = new AbortController();
+    const started = Promise.resolve().then(() => begin({ label, signal: controller.signal }));
+    return bounded(started, waitMs, controller).then(
+      (transaction) => {
+        this.#transaction = transaction;
+      },
+      (error: unknown) => {
+        this.#beginError = describe(error);
+        // A begin that answers after the bound still holds an open step: close it.
+        started.then((late) => late.commit()).catch(() => {});
+      },
+    );
+  }
+
+  /**
+   * Commits or rolls back; the report for the result, or undefined when the script sent no host
+   * command through the main thread (nothing to report).
+   */
+  async end(script: ScriptEnd): Promise<ExecuteTransactionReport | undefined> {
+    if (!this.#begun) return undefined;
+    const { dccName, begin, waitMs, open } = this.#options;
+    if (begin === undefined) {
+      if (script.success) return undefined;
+      return notRolledBack(
+        "no_undo",
+        `${dccName} has no undo: the script's changes up to its failure stay`,
+      );
+    }
+    try {
+      const transaction = this.#transaction;
+      if (transaction === undefined) {
+        return notRolledBack("failed", `the transaction did not begin: ${this.#beginError}`);
+      }
+      const idle = await settlesWithin(script.idle, waitMs);
+      if (!idle) {
+        // Close the step once the orphaned command ends; never undo under it.
+        script.idle.then(() => transaction.commit()).catch(() => {});
+        return notRolledBack(
+          "host_busy",
+          `a host command of the script was still running ${waitMs / 1000}s after it stopped, so its changes stay`,
+        );
+      }
+      if (script.success) return await this.#call(() => transaction.commit(), false);
+      if (script.keep) {
+        const kept = await this.#call(() => transaction.commit(), false);
+        return { ...kept, rolledBack: false, reason: "kept", detail: "kept as asked" };
+      }
+      if (this.#entry.shared) {
+        const kept = await this.#call(() => transaction.commit(), false);
+        return {
+          ...kept,
+          rolledBack: false,
+          reason: "scene_shared",
+          detail: "another script changed the scene meanwhile; undoing would undo its work too",
+        };
+      }
+      return await this.#call(() => transaction.rollback(), true);
+    } finally {
+      open.delete(this.#entry);
+    }
+  }
+
+  async #call(
+    action: () => Promise<DccTransactionReport>,
+    rollingBack: boolean,
+  ): Promise<ExecuteTransactionReport> {
+    try {
+      const report = await bounded(
+        Promise.resolve().then(action),
+        this.#options.waitMs,
+        new AbortController(),
+      );
+      return toJson(report);
+    } catch (error) {
+      return notRolledBack(
+        "failed",
+        `${rollingBack ? "the rollback" : "the commit"} failed: ${describe(error)}`,
+      );
+    }
+  }
+}
+
+function notRolledBack(
+  reason: ExecuteTransactionReport["reason"] & string,
+  detail: string,
+): ExecuteTransactionReport {
+  return { rolledBack: false, reason, detail };
+}
+
+/** A plain JSON copy of an adapter's report (only the known fields). */
+function toJson(report: DccTransactionReport): ExecuteTransactionReport {
+  const json: ExecuteTransactionReport = { rolledBack: report?.rolledBack === true };
+  if (typeof report?.undoStep === "string") json.undoStep = report.undoStep;
+  if (typeof report?.reason === "string") json.reason = report.reason;
+  if (typeof report?.detail === "string") json.detail = report.detail;
+  if (Array.isArray(report?.filesWritten) && report.filesWritten.length > 0) {
+    json.filesWritten = report.filesWritten.map(String);
+  }
+  return json;
+}
+
+/** `promise`, or a rejection after `ms` (aborting `controller` so the adapter gives up too). */
+function bounded<T>(promise: Promise<T>, ms: number, controller: AbortController): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`no answer within ${ms / 1000}s`));
+    }, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** True when `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  try {
+    await bounded(
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      ms,
+      new AbortController(),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

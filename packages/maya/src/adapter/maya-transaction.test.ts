@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAdapterExecutor, type DccApiExecutor } from "@dcc/executor";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMayaAdapter, type MayaAdapter } from "./maya-adapter.ts";
+
+let executor: DccApiExecutor | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await executor?.close();
+  executor = undefined;
+  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+  dataDir = undefined;
+});
+
+function start(adapter: MayaAdapter = createMayaAdapter()): MayaAdapter {
+  executor = createAdapterExecutor(adapter);
+  return adapter;
+}
+
+const transforms = (adapter: MayaAdapter): unknown =>
+  adapter.scene.execute("ls", { type: "transform" });
+
+describe("scripts on the simulated Maya are transactions", { timeout: 60_000 }, () => {
+  it("makes a successful script one undo chunk named after the call, undone by one undo", async () => {
+    const adapter = start();
+    adapter.scene.execute("polyCube", {});
+    const result = await executor?.execute(
+      'dispatch("polySphere", {}); dispatch("polySphere", {}); dispatch("move", { args: [1, 2, 3, "pSphere1"] }); return 1',
+      { undoLabel: "dcc_execute: two spheres" },
+    );
+    expect(result).toMatchObject({
+      success: true,
+      transaction: { rolledBack: false, undoStep: "dcc_execute: two spheres" },
+    });
+    expect(transforms(adapter)).toEqual(["pCube1", "pSphere1", "pSphere2"]);
+    // The person's (or the agent's) one undo takes back the whole script, and only it.
+    const undone = await executor?.execute('return dispatch("undo")');
+    expect(undone).toMatchObject({ success: true, output: "dcc_execute: two spheres" });
+    expect(transforms(adapter)).toEqual(["pCube1"]);
+  });
+
+  it("rolls back a script that throws after changing the scene", async () => {
+    const adapter = start();
+    adapter.scene.execute("polyCube", {});
+    const before = JSON.stringify(adapter.scene.graph.state);
+    const result = await executor?.execute(
+      'dispatch("polySphere", {}); dispatch("move", { args: [5, 0, 0, "pCube1"] }); throw new Error("boom")',
+    );
+    expect(result).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect(JSON.stringify(adapter.scene.graph.state)).toBe(before);
+  });
+
+  it("rolls back a script cancelled mid-loop and one past its timeout", async () => {
+    const adapter = start();
+    const before = JSON.stringify(adapter.scene.graph.state);
+    const controller = new AbortController();
+    const cancelled = executor?.execute(
+      'for (let i = 0; ; i++) { dispatch("polySphere", {}); if (i >= 2) progress(i); }',
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
+    expect(await cancelled).toMatchObject({
+      success: false,
+      errorCode: "CANCELLED",
+      rollback: { rolledBack: true },
+    });
+    expect(JSON.stringify(adapter.scene.graph.state)).toBe(before);
+    const timedOut = await executor?.execute('for (;;) dispatch("polySphere", {})', {
+      timeoutSecs: 1,
+    });
+    expect(timedOut).toMatchObject({
+      success: false,
+      errorCode: "TIMEOUT",
+      rollback: { rolledBack: true },
+    });
+    expect(JSON.stringify(adapter.scene.graph.state)).toBe(before);
+  });
+
+  it("keeps a failed script's changes when asked, as one undo step", async () => {
+    const adapter = start();
+    const result = await executor?.execute('dispatch("polySphere", {}); throw new Error("boom")', {
+      keepPartialChanges: true,
+    });
+    expect(result).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "kept", undoStep: "maya script" },
+    });
+    expect(transforms(adapter)).toEqual(["pSphere1"]);
+  });
+
+  it("lists saved files, which stay, and says when a file new cut the undo history", async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "maya-txn-"));
+    const adapter = start(createMayaAdapter({ dataDir }));
+    const saved = await executor?.execute(
+      'dispatch("polySphere", {}); dispatch("file", { rename: "a.json", save: true }); throw new Error("boom")',
+    );
+    expect(saved).toMatchObject({
+      success: false,
+      rollback: { rolledBack: true, filesWritten: ["a.json"] },
+    });
+    expect(transforms(adapter)).toEqual([]);
+    const cut = await executor?.execute(
+      'dispatch("polySphere", {}); dispatch("file", { new: true, force: true }); dispatch("polyCube", {}); throw new Error("boom")',
+    );
+    expect(cut).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "history_cut" },
+    });
+  });
+
+  it("says a script that changed nothing had nothing to undo", async () => {
+    start();
+    const result = await executor?.execute('dispatch("ls", {}); throw new Error("boom")');
+    expect(result).toMatchObject({
+      success: false,
+      rollback: { rolledBack: false, reason: "nothing_to_undo" },
+    });
+  });
+});
