@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { revisions, type TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
-import { connectHttp, execute, search, until } from "./__fixtures__/mcp-helpers.ts";
+import {
+  connectHttp,
+  type ExecuteOutcome,
+  execute,
+  search,
+  until,
+} from "./__fixtures__/mcp-helpers.ts";
 import { carScript, seedScript } from "./__fixtures__/scripts.ts";
 
 describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision) => {
@@ -135,31 +141,84 @@ describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision
     expect(result.output).toEqual([[0, 0, 0]]);
   });
 
-  it("stops a running script when the client cancels the request, and no further command runs", async () => {
+  it("stops a running script when the client cancels the request, rolls it back, and no further command runs", async () => {
     await freshScene();
     const controller = new AbortController();
+    let reported = 0;
     const running = execute(
       client,
-      'for (;;) { dispatch("createNode", ["transform"]); const until = Date.now() + 2; while (Date.now() < until) {} }',
+      'for (let i = 1; ; i++) { dispatch("createNode", ["transform"]); progress(i); const until = Date.now() + 2; while (Date.now() < until) {} }',
       {},
-      { signal: controller.signal },
+      {
+        signal: controller.signal,
+        onprogress: (update) => {
+          reported = update.progress;
+          if (reported > 10) controller.abort("test cancels");
+        },
+      },
     );
+    await expect(running).rejects.toThrow();
+    expect(reported).toBeGreaterThan(10);
+    // Scripts run one at a time on the scene: this one starts after the rollback.
     const count = async (): Promise<number> =>
       (await execute(client, 'return dispatch("ls", { type: "transform" }).length;'))
         .output as number;
-    // Host commands run one at a time, so this count is taken between two of the script's dispatches.
-    await until(async () => (await count()) > 10);
-    controller.abort("test cancels");
-    await expect(running).rejects.toThrow();
-    // The client gives up at once; the server stops the script a little later. Wait for that
-    // (no script left running on the server), not for a guessed time.
-    const pool = server.adapters[0]?.executor?.pool;
-    await until(() => pool?.stats.busy === 0);
-    const after = await count();
+    expect(await count()).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await count()).toBe(after);
-    const next = await execute(client, 'return dispatch("objExists", ["transform1"]);');
-    expect(next).toMatchObject({ success: true, output: true });
+    expect(await count()).toBe(0);
+  });
+
+  it("rolls back a failed script, keeps it with keep_partial, and undoes a successful one in one step", async () => {
+    await freshScene();
+    await execute(client, 'dispatch("polyCube"); return null;');
+    const failed = await execute(
+      client,
+      'dispatch("polySphere"); dispatch("move", [1, 2, 3, "pCube1"]); throw new Error("late");',
+    );
+    expect(failed).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    const state =
+      'return [dispatch("ls", { type: "transform" }), dispatch("getAttr", ["pCube1.translate"])];';
+    expect((await execute(client, state)).output).toEqual([["pCube1"], [[0, 0, 0]]]);
+
+    const kept = await execute(client, 'dispatch("polySphere"); throw new Error("late");', {
+      keep_partial: true,
+    });
+    expect(kept).toMatchObject({
+      success: false,
+      rollback: {
+        rolledBack: false,
+        reason: "kept",
+        undoStep: 'dcc_execute: dispatch("polySphere"); throw new Error("late");',
+      },
+    });
+    const made = await execute(client, 'dispatch("polyTorus");\ndispatch("polyCone");\nreturn 1;');
+    expect(made).toMatchObject({
+      success: true,
+      transaction: { rolledBack: false, undoStep: 'dcc_execute: dispatch("polyTorus");' },
+    });
+    const undone = await execute(client, 'return dispatch("undo");');
+    expect(undone.output).toBe('dcc_execute: dispatch("polyTorus");');
+    expect((await execute(client, 'return dispatch("ls", { type: "transform" });')).output).toEqual(
+      ["pCube1", "pSphere1"],
+    );
+  });
+
+  it("rolls back a failed async job as it does a call", async () => {
+    await freshScene();
+    const started = await execute(client, 'dispatch("polyPlane"); throw new Error("late");', {
+      async: true,
+    });
+    const jobId = started["job_id"] as string;
+    let result: ExecuteOutcome | undefined;
+    await until(async () => {
+      result = await execute(client, "", { code: undefined, job_id: jobId, job_action: "result" });
+      const job = result["job"] as { status?: string } | undefined;
+      return job?.status === "failed" || job?.status === "completed";
+    });
+    expect(result).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect((await execute(client, 'return dispatch("ls", { type: "transform" });')).output).toEqual(
+      [],
+    );
   });
 
   it("ends a script that outlives timeout_secs", async () => {

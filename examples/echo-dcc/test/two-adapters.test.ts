@@ -49,7 +49,7 @@ describe.each(revisions)(
         "maya_search",
       ]);
       expect(tools.find((tool) => tool.name === "maya_execute")?.description).toContain(
-        "Find names and flags with maya_search first",
+        "found with maya_search",
       );
       expect(client.getInstructions()).toContain("Use maya_search to find maya.cmds commands");
 

@@ -7,7 +7,7 @@ import type { ExecuteResult } from "./execute-result.ts";
 import { type ExecutorLimits, resolveExecutorLimits } from "./executor-limits.ts";
 import { pythonRepr } from "./internal/python-repr.ts";
 import { type RunScriptOptions, runScript } from "./internal/run-script.ts";
-import type { OpenTransactions } from "./internal/script-transaction.ts";
+import { type OpenTransactions, openTransactions } from "./internal/script-transaction.ts";
 import { SandboxPool } from "./sandbox-pool.ts";
 import { isEntryPointScript } from "./scripts/analyze-script.ts";
 import type { ExecuteParamsRequest } from "./scripts/execute-params.ts";
@@ -117,7 +117,7 @@ export class DccApiExecutor {
   #pool: SandboxPool;
   readonly #beginTransaction: DccApiExecutorOptions["beginTransaction"];
   readonly #transactionWaitMs: number;
-  readonly #openTransactions: OpenTransactions = new Set();
+  readonly #openTransactions: OpenTransactions = openTransactions();
   readonly #lane: (() => DispatchLane | undefined) | undefined;
   #ownsPool: boolean;
   /** What the materialized-script paths run through: this executor's name and run. */

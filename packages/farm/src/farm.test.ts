@@ -77,6 +77,34 @@ describe.skipIf(!redisTestsRun)(redisTitle("farm on a real Redis"), { timeout: 3
     });
   });
 
+  it("rolls back a failed job on its worker, as in the server's process, unless keep_partial", async () => {
+    const server = await startFarmServer(redis.url);
+    servers.push(server);
+    const run = async (args: Record<string, unknown>) => {
+      const started = await server.execute({ ...args, async: true });
+      const jobId = started["job_id"] as string;
+      await pollUntil(() => status(server, jobId), finished);
+      return server.execute({ job_id: jobId, job_action: "result" });
+    };
+    const failed = await run({
+      code: 'dispatch("polyCube", { name: "farmCube" }); throw new Error("late");',
+    });
+    expect(failed).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect(await run({ code: 'return dispatch("objExists", ["farmCube"]);' })).toMatchObject({
+      success: true,
+      output: false,
+    });
+    const kept = await run({
+      code: 'dispatch("polyCube", { name: "farmKept" }); throw new Error("late");',
+      keep_partial: true,
+    });
+    expect(kept).toMatchObject({ success: false, rollback: { rolledBack: false, reason: "kept" } });
+    expect(await run({ code: 'return dispatch("objExists", ["farmKept"]);' })).toMatchObject({
+      success: true,
+      output: true,
+    });
+  });
+
   it("cancels a spinning script from another server; cancelled only once the worker stopped it", async () => {
     const first = await startFarmServer(redis.url);
     const second = await startFarmServer(redis.url);

@@ -12,10 +12,20 @@ import type { ExecuteTransactionReport } from "../execute-result.ts";
 export type BeginTransaction = (options: DccTransactionOptions) => Promise<DccTransaction>;
 
 /**
- * The transactions open on one executor's host: a transaction that was ever open at the same
- * time as another is marked shared, and never rolled back (it would undo the other's work).
+ * The transactions of one executor's host. A transaction that was ever open at the same time as
+ * another is marked shared, and never rolled back (it would undo the other's work). A script's
+ * first host command waits for the transactions that are ending (a stopped script frees its
+ * sandbox before its rollback is done), so one script's rollback never overlaps the next one.
  */
-export type OpenTransactions = Set<{ shared: boolean }>;
+export interface OpenTransactions {
+  readonly open: Set<{ shared: boolean }>;
+  readonly ending: Set<Promise<void>>;
+}
+
+/** An empty {@link OpenTransactions}. */
+export function openTransactions(): OpenTransactions {
+  return { open: new Set(), ending: new Set() };
+}
 
 /** What a {@link ScriptTransaction} needs. */
 export interface ScriptTransactionOptions {
@@ -44,6 +54,8 @@ export class ScriptTransaction {
   #transaction: DccTransaction | undefined;
   #beginError: string | undefined;
   readonly #entry = { shared: false };
+  /** True while a stopped script's host command outlived the wait (see `host_busy`). */
+  #lingering = false;
 
   constructor(options: ScriptTransactionOptions) {
     this.#options = options;
@@ -56,14 +68,20 @@ export class ScriptTransaction {
   beforeHostCall(): Promise<void> | undefined {
     if (this.#begun) return undefined;
     this.#begun = true;
-    const { begin, label, waitMs, open } = this.#options;
+    const { begin, label, waitMs, open: scope } = this.#options;
     if (begin === undefined) return undefined;
-    for (const other of open) other.shared = true;
-    if (open.size > 0) this.#entry.shared = true;
-    open.add(this.#entry);
     const controller = new AbortController();
-    const started = Promise.resolve().then(() => begin({ label, signal: controller.signal }));
-    return bounded(started, waitMs, controller).then(
+    const previous = [...scope.ending];
+    const started = settlesWithin(
+      Promise.all(previous).then(() => {}),
+      waitMs,
+    ).then(() => {
+      for (const other of scope.open) other.shared = true;
+      if (scope.open.size > 0) this.#entry.shared = true;
+      scope.open.add(this.#entry);
+      return begin({ label, signal: controller.signal });
+    });
+    return bounded(started, 2 * waitMs, controller).then(
       (transaction) => {
         this.#transaction = transaction;
       },
@@ -81,7 +99,27 @@ export class ScriptTransaction {
    */
   async end(script: ScriptEnd): Promise<ExecuteTransactionReport | undefined> {
     if (!this.#begun) return undefined;
-    const { dccName, begin, waitMs, open } = this.#options;
+    const { dccName, begin, waitMs, open: scope } = this.#options;
+    let ended: () => void = () => {};
+    const ending = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    scope.ending.add(ending);
+    try {
+      return await this.#end(script, dccName, begin, waitMs);
+    } finally {
+      if (!this.#lingering) scope.open.delete(this.#entry);
+      scope.ending.delete(ending);
+      ended();
+    }
+  }
+
+  async #end(
+    script: ScriptEnd,
+    dccName: string,
+    begin: BeginTransaction | undefined,
+    waitMs: number,
+  ): Promise<ExecuteTransactionReport | undefined> {
     if (begin === undefined) {
       if (script.success) return undefined;
       return notRolledBack(
@@ -89,38 +127,44 @@ export class ScriptTransaction {
         `${dccName} has no undo: the script's changes up to its failure stay`,
       );
     }
-    try {
-      const transaction = this.#transaction;
-      if (transaction === undefined) {
-        return notRolledBack("failed", `the transaction did not begin: ${this.#beginError}`);
-      }
-      const idle = await settlesWithin(script.idle, waitMs);
-      if (!idle) {
-        // Close the step once the orphaned command ends; never undo under it.
-        script.idle.then(() => transaction.commit()).catch(() => {});
-        return notRolledBack(
-          "host_busy",
-          `a host command of the script was still running ${waitMs / 1000}s after it stopped, so its changes stay`,
-        );
-      }
-      if (script.success) return await this.#call(() => transaction.commit(), false);
-      if (script.keep) {
-        const kept = await this.#call(() => transaction.commit(), false);
-        return { ...kept, rolledBack: false, reason: "kept", detail: "kept as asked" };
-      }
-      if (this.#entry.shared) {
-        const kept = await this.#call(() => transaction.commit(), false);
-        return {
-          ...kept,
-          rolledBack: false,
-          reason: "scene_shared",
-          detail: "another script changed the scene meanwhile; undoing would undo its work too",
-        };
-      }
-      return await this.#call(() => transaction.rollback(), true);
-    } finally {
-      open.delete(this.#entry);
+    const idle = await settlesWithin(script.idle, waitMs);
+    const transaction = this.#transaction;
+    if (!idle) {
+      // Close the step once the orphaned command ends; never undo under it. Until then the
+      // transaction stays open: a later script waits for it (bounded), or counts as sharing.
+      const scope = this.#options.open;
+      const late = script.idle
+        .then(() => transaction?.commit())
+        .catch(() => {})
+        .then(() => {
+          scope.open.delete(this.#entry);
+          scope.ending.delete(late);
+        });
+      scope.ending.add(late);
+      this.#lingering = true;
+      return notRolledBack(
+        "host_busy",
+        `a host command of the script was still running ${waitMs / 1000}s after it stopped, so its changes stay`,
+      );
     }
+    if (transaction === undefined) {
+      return notRolledBack("failed", `the transaction did not begin: ${this.#beginError}`);
+    }
+    if (script.success) return await this.#call(() => transaction.commit(), false);
+    if (script.keep) {
+      const kept = await this.#call(() => transaction.commit(), false);
+      return { ...kept, rolledBack: false, reason: "kept", detail: "kept as asked" };
+    }
+    if (this.#entry.shared) {
+      const kept = await this.#call(() => transaction.commit(), false);
+      return {
+        ...kept,
+        rolledBack: false,
+        reason: "scene_shared",
+        detail: "another script changed the scene meanwhile; undoing would undo its work too",
+      };
+    }
+    return await this.#call(() => transaction.rollback(), true);
   }
 
   async #call(

@@ -5,19 +5,13 @@ import type { DccToolNames } from "@dcc/executor";
 /** Description of `dcc_execute` for the Maya adapter, stating the dispatch argument convention. */
 export function mayaExecuteDescription(searchToolName: string): string {
   return [
-    "Run a JavaScript/TypeScript script in a sandbox that drives maya. Do many commands in one call: only the script's return value comes back.",
-    `- dispatch(name, args) runs one maya.cmds command and returns its result (await optional). Flags are keys of one object (long or short names, as in maya.cmds); positional arguments (objects, values) go in args in Maya's order; a plain array means { args }:`,
-    '  dispatch("polySphere", { name: "ball", radius: 2 }); dispatch("move", { args: [1, 0, 0, "ball"], relative: true }); dispatch("setAttr", ["ball.translateY", 5]); dispatch("getAttr", ["ball.translate"])',
-    "- On failure dispatch throws an Error with .code (NO_OBJECT, INVALID_FLAG, NOT_IMPLEMENTED, …) and .message; catch it to carry on.",
-    "- End with a top-level `return value` (JSON); without it output is null.",
-    "- console.log/warn/error lines come back in logs; progress(done, total?, message?) reports progress.",
-    "- No network, files or imports. timeout_secs bounds the run (its default and maximum are in the input schema); oversized output is shortened.",
-    `- Find names and flags with ${searchToolName} first. Example:`,
-    '  for (let i = 0; i < 5; i++) dispatch("polySphere", { position: [i, 0, 0] });',
-    '  return dispatch("ls", { type: "transform" });',
-    "- Failure: success false with error and errorCode (SCRIPT_ERROR, TIMEOUT, CANCELLED, …). completion tells whether the last command finished (complete/unknown/not_started).",
-    '- Long work: set async: true to get a job_id at once, then call with { job_id, job_action: "status" | "result" | "cancel" }.',
-    "- Or run a materialized script: file_path + params (+ sha256) instead of code.",
+    "Run JavaScript/TypeScript that drives maya in a sandbox (no network, files or imports); do many commands per call. Only the top-level `return value` (JSON) comes back.",
+    `- dispatch(name, args) runs a maya.cmds command found with ${searchToolName}. Flags are keys of one object (long or short names); positional arguments (objects, values) go in args in Maya's order; a plain array means { args }:`,
+    '  dispatch("polySphere", { name: "ball", radius: 2 }); dispatch("move", { args: [1, 0, 0, "ball"], relative: true })',
+    "- A failing dispatch throws an Error with .code (NO_OBJECT, INVALID_FLAG, NOT_IMPLEMENTED, …); catch it to carry on.",
+    "- console.* lines come back in logs; progress(done, total?, message?) reports progress.",
+    "- Failure: success false, error, errorCode, completion (did the last command finish?); its changes are undone (see rollback) unless keep_partial. A success is one undo step.",
+    "- async: true returns a job_id for { job_id, job_action: status|result|cancel }. file_path + params run a stored script.",
   ].join("\n");
 }
 

@@ -42,6 +42,9 @@ describe("tool descriptions", () => {
       "dcc_search",
       "job_action",
       "async: true",
+      "rollback",
+      "keep_partial",
+      "undo step",
     ]) {
       expect(text).toContain(part);
     }

@@ -5,8 +5,8 @@ import type { BridgeExecutorLimits } from "../bridge-executor.ts";
 /** Description of the search tool for one DCC. */
 export function searchDescription(dccName: string, executeToolName: string): string {
   return [
-    `Search the ${dccName} command catalog by keywords. Returns matching commands with signatures and descriptions.`,
-    `Use it before ${executeToolName} to get exact command names and flags; search again with other words if nothing fits.`,
+    `Find ${dccName} commands by keywords: names, signatures, descriptions.`,
+    `Use it before ${executeToolName}; try other words if nothing fits.`,
   ].join("\n");
 }
 
@@ -24,16 +24,13 @@ export function executeDescription(
       ? "timeout_secs bounds the run"
       : `timeout_secs defaults to ${limits.timeoutSecs} (max ${limits.maxTimeoutSecs})`;
   return [
-    `Run a JavaScript/TypeScript script in a sandbox that drives ${dccName}. Do many commands in one call: only the script's return value comes back.`,
-    `- dispatch(name, args) runs one ${dccName} command and returns its result (await optional). args is an object of the flags shown by ${searchToolName}. On failure it throws an Error with .code and .message; catch it to carry on.`,
-    "- End with a top-level `return value` (JSON); without it output is null.",
-    "- console.log/warn/error lines come back in logs; progress(done, total?, message?) reports progress.",
-    `- No network, files or imports. ${timeout}; oversized output is shortened.`,
-    `- Find names with ${searchToolName} first. Example:`,
+    `Run a JavaScript/TypeScript script in a sandbox that drives ${dccName} (no network, files or imports). Do many commands in one call: only its top-level \`return value\` (JSON) comes back.`,
+    `- dispatch(name, args) runs one ${dccName} command (find it with ${searchToolName} first; args is an object of its flags) and returns its result. A failing one throws an Error with .code; catch it to carry on.`,
     '  const made = dispatch("polySphere", { name: "ball", radius: 2 });',
     "  return { made };",
-    "- Failure: success false with error and errorCode (SCRIPT_ERROR, TIMEOUT, CANCELLED, …). completion tells whether the last command finished (complete/unknown/not_started).",
-    '- Long work (clients often give up after 60 s): set async: true to get a job_id at once, then call with { job_id, job_action: "status" | "result" | "cancel" }.',
-    "- A script that only defines function main(...) may be stored, not run: the result gives filePath and parametersSchema; then pass { file_path, params } to run main(params) again and again.",
+    `- console.* lines come back in logs; progress(done, total?, message?) reports progress. ${timeout}.`,
+    "- Failure: success false with error, errorCode (SCRIPT_ERROR, TIMEOUT, CANCELLED, …) and completion (did the last command finish?); its changes are undone (see rollback) unless keep_partial. A success is one undo step.",
+    '- async: true returns a job_id; then pass { job_id, job_action: "status" | "result" | "cancel" }.',
+    "- A script that only defines function main(...) is stored, not run: pass the returned file_path with params to run main(params).",
   ].join("\n");
 }

@@ -80,11 +80,11 @@ function executeInputShape(limits: BridgeExecutorLimits | undefined) {
         : timeout
             .max(limits.maxTimeoutSecs, rangeText("timeout_secs", limits.maxTimeoutSecs))
             .default(limits.timeoutSecs)
-            .describe(`Time limit, 1-${limits.maxTimeoutSecs} s (default ${limits.timeoutSecs}).`),
+            .describe("Time limit in seconds."),
     keep_partial: z
       .boolean({ error: "keep_partial must be true or false" })
       .optional()
-      .describe("Keep a failed script's changes instead of undoing them."),
+      .describe("Keep a failed script's changes (default: undone)."),
     async: z
       .boolean({ error: "async must be true or false" })
       .optional()
@@ -118,7 +118,10 @@ function withJsonSchemaMemo<T extends z.ZodType>(schema: T): T {
       const key = `${io} ${options.target}`;
       let json = memo.get(key);
       if (json === undefined) {
-        json = convert[io](options);
+        // `$schema` goes: MCP's default dialect is the one it names (2020-12), and every token
+        // of tools/list is paid for in the agent's context.
+        const { $schema: _dialect, ...rest } = convert[io](options);
+        json = rest;
         memo.set(key, json);
       }
       return json;
