@@ -31,37 +31,24 @@ export function beginMayaTransaction(scene: MayaScene, label: string): DccTransa
   const cutText =
     "a file new/open (or undo turned off) during the script flushed Maya's undo queue";
 
-  return {
-    async commit() {
-      if (ended)
-        return { rolledBack: false, reason: "failed", detail: "the transaction already ended" };
-      const { cut, step } = close();
-      if (cut) return { rolledBack: false, reason: "history_cut", detail: cutText, ...files() };
-      if (!step) {
-        return {
+  /** The report when nothing can be undone: the queue was cut, or the script changed nothing. */
+  const notUndoable = (cut: boolean): DccTransactionReport =>
+    cut
+      ? { rolledBack: false, reason: "history_cut", detail: cutText, ...files() }
+      : {
           rolledBack: false,
           reason: "nothing_to_undo",
           detail: "the script changed nothing undoable",
           ...files(),
         };
-      }
-      return { rolledBack: false, undoStep: label, ...files() };
-    },
-    async rollback() {
-      if (ended)
-        return { rolledBack: false, reason: "failed", detail: "the transaction already ended" };
-      const { cut, step } = close();
-      if (cut) return { rolledBack: false, reason: "history_cut", detail: cutText, ...files() };
-      if (!step) {
-        return {
-          rolledBack: false,
-          reason: "nothing_to_undo",
-          detail: "the script changed nothing undoable",
-          ...files(),
-        };
-      }
-      scene.undo();
-      return { rolledBack: true, ...files() };
-    },
+  const end = async (rollback: boolean): Promise<DccTransactionReport> => {
+    if (ended)
+      return { rolledBack: false, reason: "failed", detail: "the transaction already ended" };
+    const { cut, step } = close();
+    if (!step) return notUndoable(cut);
+    if (!rollback) return { rolledBack: false, undoStep: label, ...files() };
+    scene.undo();
+    return { rolledBack: true, ...files() };
   };
+  return { commit: () => end(false), rollback: () => end(true) };
 }
