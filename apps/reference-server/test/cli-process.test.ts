@@ -30,6 +30,24 @@ async function freePort(): Promise<number> {
   return typeof address === "object" && address ? address.port : 0;
 }
 
+/**
+ * Starts the CLI on a free port given through the environment. Another process (tests of other
+ * worktrees share the machine) can take the port between picking and binding it: that start is
+ * tried again with a new port, a few times.
+ */
+async function startOnFreePort(): Promise<{ cli: CliProcess; port: number; url: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const cli = spawnCli([], { DCC_MCP_PORT: String(port), DCC_MCP_HOST: "127.0.0.1" });
+    started.push(cli);
+    try {
+      return { cli, port, url: await startupUrl(cli) };
+    } catch (error) {
+      if (attempt >= 5 || !cli.stderr().includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
 function tempDir(): string {
   const folder = mkdtempSync(join(tmpdir(), "dcc-cli-"));
   folders.push(folder);
@@ -55,10 +73,7 @@ describe("CLI over HTTP", { timeout: 300_000 }, () => {
   });
 
   it("takes the port and host from the environment and shuts down on SIGINT (Ctrl-C) while a script runs", async () => {
-    const port = await freePort();
-    const cli = spawnCli([], { DCC_MCP_PORT: String(port), DCC_MCP_HOST: "127.0.0.1" });
-    started.push(cli);
-    const url = await startupUrl(cli);
+    const { cli, port, url } = await startOnFreePort();
     expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
     const client = await connectHttp(url);
     // The client may keep retrying a request whose server went away, so it is not awaited.
