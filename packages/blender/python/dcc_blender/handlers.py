@@ -22,7 +22,7 @@ def _guarded(function: Callable, policy: Policy) -> Callable:
         try:
             return function(params, call, policy)
         except PolicyRefusal as refusal:
-            raise HandlerError("POLICY", refusal.message, {"rule": refusal.rule}) from None
+            raise refusal.handler_error() from None
         except PathSyntaxError as error:
             raise HandlerError("INVALID_PATH", error.message, {"position": error.position}) from None
 

@@ -9,12 +9,18 @@ operator pattern (``script.python_file_run``, ``wm.url_*``) whose refusal is lif
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import re
-from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Mapping, Optional, Tuple
 
-from dcc_link import DATA_FOLDER_RULE, DataFolder
+# PolicyRefusal and PolicyConfigError are dcc_link's, imported from here by the other modules too.
+from dcc_link import (  # noqa: F401
+    DATA_FOLDER_RULE,
+    PolicyConfigError,
+    PolicyRefusal,
+    policy_data_folder,
+    read_policy_env,
+)
 
 ENV_DATA_DIR = "DCC_BLENDER_DATA_DIR"
 ENV_POLICY = "DCC_BLENDER_POLICY"
@@ -115,27 +121,12 @@ def operator_rule(operator: str) -> Optional[Tuple[str, str]]:
     return None
 
 
-class PolicyRefusal(Exception):
-    """Refused by the policy; ``rule`` names the rule (what to put in ``allow`` to lift it)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-
-
-class PolicyConfigError(ValueError):
-    """``DCC_BLENDER_DATA_DIR`` or ``DCC_BLENDER_POLICY`` is missing or malformed."""
-
-
 class Policy:
     """The host's policy: ``data_dir`` (absolute, resolved) and the lifted rules or patterns."""
 
     def __init__(self, data_dir: str, allow: Iterable[str] = ()) -> None:
-        if not isinstance(data_dir, str) or not os.path.isabs(data_dir):
-            raise PolicyConfigError(f"the data folder must be an absolute path, not {data_dir!r}")
         # The generic checks (relative paths, "..", symbolic links) are dcc_link's.
-        self.folder = DataFolder(data_dir)
+        self.folder = policy_data_folder(data_dir)
         self.data_dir = self.folder.root
         self.allow = tuple(allow)
         for entry in self.allow:
@@ -151,22 +142,7 @@ class Policy:
     def from_env(cls, environ: Optional[Mapping[str, str]] = None) -> "Policy":
         """Reads ``DCC_BLENDER_DATA_DIR`` and ``DCC_BLENDER_POLICY``."""
         env = os.environ if environ is None else environ
-        data_dir = env.get(ENV_DATA_DIR)
-        if not data_dir:
-            raise PolicyConfigError(f"set {ENV_DATA_DIR} to the absolute path of the data folder")
-        allow: Sequence[str] = ()
-        raw = env.get(ENV_POLICY)
-        if raw:
-            try:
-                parsed = json.loads(raw)
-            except ValueError as error:
-                raise PolicyConfigError(f"{ENV_POLICY} is not JSON: {error}") from None
-            if not isinstance(parsed, dict) or not isinstance(parsed.get("allow", []), list):
-                raise PolicyConfigError(f'{ENV_POLICY} must be {{"allow": ["rule or pattern", ...]}}')
-            unknown = sorted(set(parsed) - {"allow"})
-            if unknown:
-                raise PolicyConfigError(f"{ENV_POLICY} has unknown keys: {', '.join(unknown)}")
-            allow = parsed.get("allow", [])
+        data_dir, allow = read_policy_env(env, ENV_DATA_DIR, ENV_POLICY, "rule or pattern")
         return cls(data_dir, allow)
 
     # ---- rules ------------------------------------------------------------------------------

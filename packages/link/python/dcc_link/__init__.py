@@ -5,7 +5,8 @@ Register handlers on a ``Dispatcher``, then serve them with one of two loop styl
 (a socket thread, and ``pump()`` called from the host's main-thread timer). A handler checks
 for a cancel with ``checkpoint()`` (importable from here). ``register_commands`` binds the
 commands of a JSON spec file (shared with ``@dcc/linked-adapter``) to handlers, checking each
-call's arguments; ``DataFolder`` confines file paths to the data folder.
+call's arguments; ``DataFolder`` confines file paths to the data folder, and ``PolicyRefusal``,
+``PolicyConfigError`` and ``read_policy_env`` are what the DCC sides' policies share.
 """
 
 from .blocking import current_server, serve_blocking
@@ -23,12 +24,20 @@ from .connection_file import write_connection_file
 from .data_folder import DATA_FOLDER_RULE, DataFolder, DataFolderRefusal
 from .dispatch import Dispatcher
 from .errors import CallCancelled, HandlerError, LinkConfigError
+from .policy import (
+    POLICY_ERROR_CODE,
+    PolicyConfigError,
+    PolicyRefusal,
+    policy_data_folder,
+    read_policy_env,
+)
 from .pump import PumpServer
 from .ready import READY_PREFIX
 
 __all__ = [
     "DATA_FOLDER_RULE",
     "DEFAULT_MAX_FRAME_BYTES",
+    "POLICY_ERROR_CODE",
     "READY_PREFIX",
     "Call",
     "CallCancelled",
@@ -41,6 +50,8 @@ __all__ = [
     "HandlerError",
     "LinkConfig",
     "LinkConfigError",
+    "PolicyConfigError",
+    "PolicyRefusal",
     "PumpServer",
     "check_args",
     "check_command_specs",
@@ -49,6 +60,8 @@ __all__ = [
     "current_server",
     "encode_frame",
     "load_command_specs",
+    "policy_data_folder",
+    "read_policy_env",
     "register_commands",
     "serve_blocking",
     "write_connection_file",

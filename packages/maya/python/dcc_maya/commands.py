@@ -32,7 +32,7 @@ def error_code(error: Exception) -> str:
 
 
 def refusal_error(refusal: PolicyRefusal) -> HandlerError:
-    return HandlerError("POLICY", refusal.message, {"rule": refusal.rule})
+    return refusal.handler_error()
 
 
 def _parse(params: Dict[str, Any]):

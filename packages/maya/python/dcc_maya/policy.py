@@ -10,7 +10,14 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
-from dcc_link import DataFolder, DataFolderRefusal
+# PolicyRefusal and PolicyConfigError are dcc_link's, imported from here by the other modules too.
+from dcc_link import (  # noqa: F401
+    DataFolderRefusal,
+    PolicyConfigError,
+    PolicyRefusal,
+    policy_data_folder,
+    read_policy_env,
+)
 
 ENV_DATA_DIR = "DCC_MAYA_DATA_DIR"
 ENV_POLICY = "DCC_MAYA_POLICY"
@@ -23,19 +30,6 @@ RULES: Dict[str, str] = RULE_DATA["rules"]
 CATALOG = frozenset(RULE_DATA["catalog"])
 
 
-class PolicyRefusal(Exception):
-    """Refused by the policy; ``rule`` names the rule (what ``allow`` would have to lift)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-
-
-class PolicyConfigError(ValueError):
-    """``DCC_MAYA_DATA_DIR`` or ``DCC_MAYA_POLICY`` is missing or malformed."""
-
-
 def _refuse(rule: str, what: str, detail: str = "") -> PolicyRefusal:
     extra = f"; {detail}" if detail else ""
     return PolicyRefusal(rule, f"{what} is refused by the policy (rule {rule!r}: {RULES[rule]}{extra})")
@@ -45,9 +39,7 @@ class Policy:
     """The data folder (absolute, resolved) and the lifted rules."""
 
     def __init__(self, data_dir: str, allow: Iterable[str] = ()) -> None:
-        if not isinstance(data_dir, str) or not os.path.isabs(data_dir):
-            raise PolicyConfigError(f"the data folder must be an absolute path, not {data_dir!r}")
-        self.folder = DataFolder(data_dir)
+        self.folder = policy_data_folder(data_dir)
         self.data_dir = self.folder.root
         self.allow = tuple(allow)
         for entry in self.allow:
@@ -59,19 +51,7 @@ class Policy:
     def from_env(cls, environ: Optional[Mapping[str, str]] = None) -> "Policy":
         """Reads ``DCC_MAYA_DATA_DIR`` and ``DCC_MAYA_POLICY``."""
         env = os.environ if environ is None else environ
-        data_dir = env.get(ENV_DATA_DIR)
-        if not data_dir:
-            raise PolicyConfigError(f"set {ENV_DATA_DIR} to the absolute path of the data folder")
-        allow: List[str] = []
-        raw = env.get(ENV_POLICY)
-        if raw:
-            try:
-                parsed = json.loads(raw)
-            except ValueError as error:
-                raise PolicyConfigError(f"{ENV_POLICY} is not JSON: {error}") from None
-            if not isinstance(parsed, dict) or set(parsed) - {"allow"} or not isinstance(parsed.get("allow", []), list):
-                raise PolicyConfigError(f'{ENV_POLICY} must be {{"allow": ["rule", ...]}}')
-            allow = parsed.get("allow", [])
+        data_dir, allow = read_policy_env(env, ENV_DATA_DIR, ENV_POLICY)
         return cls(data_dir, allow)
 
     def lifted(self, rule: str) -> bool:
