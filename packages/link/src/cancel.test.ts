@@ -33,8 +33,9 @@ describe.each(["blocking", "pump"] as const)("cooperative cancellation (%s host)
 
   it("a deadline also asks the host to cancel", async () => {
     const host = await startTestHost({ loop });
-    // Generous, so the host has surely started the call by then on a loaded machine.
-    const call = host.call("work", { units: 5000, unitSeconds: 0.01 }, { timeoutMs: 1000 });
+    // The deadline must pass after the host picked the call up (else it answers not_started):
+    // 10 s is far beyond any pick-up, even on a loaded machine; the work would take 50 s.
+    const call = host.call("work", { units: 5000, unitSeconds: 0.01 }, { timeoutMs: 10_000 });
     await expect(call).rejects.toMatchObject({ code: "LINK_TIMEOUT", completion: "unknown" });
     await expect(host.link?.abandonedCall?.settled).resolves.toBe("complete");
   });

@@ -42,7 +42,8 @@ describe.each(["blocking", "pump"] as const)("forcefulCall (%s host)", (loop) =>
     const error = await forcefulCall(host, {
       method: "work",
       params: { units: 5000, unitSeconds: 0.01 },
-      timeoutMs: 1500,
+      // Past the host's pick-up of the call on any machine (else it ends not_started).
+      timeoutMs: 10_000,
       graceMs: 10_000,
     }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({

@@ -58,12 +58,13 @@ describe("the heartbeat", () => {
     async (loop) => {
       const host = await startTestHost({
         loop,
-        link: { heartbeat: { intervalMs: 50, timeoutMs: 1500, pumpStallMs: 1500 } },
+        // Limits no starved socket thread reaches, and a call well beyond them.
+        link: { heartbeat: { intervalMs: 50, timeoutMs: 4000, pumpStallMs: 4000 } },
       });
       const disconnects: LinkDisconnect[] = [];
       host.link?.onDisconnect((disconnect) => disconnects.push(disconnect));
       // Well over twice the heartbeat timeout, without a single checkpoint.
-      await expect(host.call("sleep", { seconds: 4 })).resolves.toBe("slept");
+      await expect(host.call("sleep", { seconds: 9 })).resolves.toBe("slept");
       await expect(host.call("echo", { fine: true })).resolves.toEqual({ fine: true });
       expect(disconnects).toEqual([]);
     },
