@@ -15,7 +15,7 @@ import { LinkedAttachment } from "./linked-attachment.ts";
 import type { LinkedCaller } from "./linked-caller.ts";
 import { commandSpecRecord, type LinkedCommandSpec } from "./linked-command-spec.ts";
 import type { LinkedConnection, LinkedHostEvent } from "./linked-connection.ts";
-import { type LinkedCrashLoop, LinkedHost, type LinkedLaunch } from "./linked-host.ts";
+import { LinkedHost, type LinkedHostOptions, type LinkedLaunch } from "./linked-host.ts";
 import { beginLinkedTransaction, type LinkedTransactionMethods } from "./linked-transaction.ts";
 
 /** How a linked adapter reaches a DCC the user runs (see {@link LinkedAttachment}). */
@@ -30,8 +30,24 @@ export interface LinkedAttachOptions {
   readonly reattachHint?: string | undefined;
 }
 
-/** Options for {@link createLinkedAdapter}. */
-export interface LinkedAdapterOptions {
+/**
+ * Options for {@link createLinkedAdapter}. The bounds, heartbeat, restart note, crash-loop
+ * back-off, output and error fields are {@link LinkedHostOptions}' own, for a launched DCC; an
+ * attached one takes only `callTimeoutMs` and `createError` (the rest are in `attach`).
+ */
+export interface LinkedAdapterOptions
+  extends Pick<
+    LinkedHostOptions,
+    | "readyTimeoutMs"
+    | "callTimeoutMs"
+    | "graceMs"
+    | "terminateGraceMs"
+    | "heartbeat"
+    | "restartNote"
+    | "crashLoop"
+    | "onOutput"
+    | "createError"
+  > {
   /** DCC identifier: the tool prefix when a server hosts several adapters, e.g. `"freecad"`. */
   dccName: string;
   /** The DCC's name in messages. Default: `dccName`. */
@@ -53,20 +69,6 @@ export interface LinkedAdapterOptions {
   commands?: ((caller: LinkedCaller) => readonly CommandDefinition[]) | undefined;
   /** What search looks in. Default: a catalog of the specs' records ({@link commandSpecRecord}). */
   catalog?: (() => DccApiCatalog) | undefined;
-  /** Bound on launch-to-ready. Default 60000 ms. */
-  readyTimeoutMs?: number | undefined;
-  /** Deadline of one command, unless the script's own timeout or cancel ends it first. Default 300000 ms. */
-  callTimeoutMs?: number | undefined;
-  /** How long a command may take to stop after a cancel or its deadline before the DCC is ended. Default 2000 ms. */
-  graceMs?: number | undefined;
-  /** How long the DCC may take to exit after SIGTERM before SIGKILL. Default 5000 ms. */
-  terminateGraceMs?: number | undefined;
-  /** A launched DCC's link heartbeat (see `LinkClientOptions.heartbeat`). */
-  heartbeat?: LinkHeartbeatOptions | undefined;
-  /** What a restart leaves, in restart notices (see {@link LinkedHostOptions.restartNote}). */
-  restartNote?: string | undefined;
-  /** The crash-loop back-off. */
-  crashLoop?: LinkedCrashLoop | undefined;
   /** Further read-only commands the dispatch lane may run, besides specs marked `lane`. */
   laneCommands?: readonly string[] | undefined;
   /**
@@ -82,10 +84,6 @@ export interface LinkedAdapterOptions {
   executeDescription?: ((tools: DccToolNames) => string) | undefined;
   /** Runs once the DCC is up, before `start` resolves (e.g. to ask it for its data folder). */
   afterStart?: ((caller: LinkedCaller, signal: AbortSignal) => Promise<void>) | undefined;
-  /** Sees what a launched DCC writes to stdout and stderr. */
-  onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
-  /** Makes the errors commands throw; `CommandError` by default. */
-  createError?: CreateCommandError | undefined;
 }
 
 /** A linked adapter, with its connection for tests and embedding. */

@@ -41,7 +41,10 @@ export interface LinkedHostOptions {
   launch: LinkedLaunch;
   /** Bound on launch-to-ready. Default 60000 ms. */
   readyTimeoutMs?: number | undefined;
-  /** Deadline of one call, unless the caller's signal ends it first. Default 300000 ms. */
+  /**
+   * Deadline of one call (a script's command), unless the caller's signal (the script's own
+   * timeout or cancel) ends it first. Default 300000 ms.
+   */
   callTimeoutMs?: number | undefined;
   /**
    * How long the host may take to stop a call after its deadline or a cancel before it is ended
@@ -61,9 +64,9 @@ export interface LinkedHostOptions {
   crashLoop?: LinkedCrashLoop | undefined;
   /** Tells the server when the host cannot be reached, and when it is back (`reportHost`). */
   onStatus: (status: DccHostStatus) => void;
-  /** Sees what the host writes. */
+  /** Sees what the host writes to stdout and stderr. */
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
-  /** Makes the errors calls throw; `CommandError` by default. */
+  /** Makes the errors calls (a script's commands) throw; `CommandError` by default. */
   createError?: CreateCommandError | undefined;
 }
 
