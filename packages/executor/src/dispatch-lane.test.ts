@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DccApiExecutor } from "./dcc-api-executor.ts";
 import type { DispatchLane } from "./dispatch-lane.ts";
@@ -105,24 +108,43 @@ describe("dispatch lanes", () => {
   });
 
   it("stops a lane call waiting on the host at the script's timeout and on cancel", async () => {
-    const executor = executorWith(() => ({ module, data: { host: "one" }, commands, key: "one" }));
-    const timedOut = await executor.execute('dispatch("lane.wait", {}); return 1', {
-      timeoutSecs: 1,
-    });
-    // The host may still be running the call the script left.
-    expect(timedOut).toMatchObject({ success: false, errorCode: "TIMEOUT", completion: "unknown" });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const cancelled = await executor.execute('dispatch("lane.wait", {}); return 1', {
-      signal: controller.signal,
-    });
-    expect(cancelled).toMatchObject({
-      success: false,
-      errorCode: "CANCELLED",
-      completion: "unknown",
-    });
-    // The worker is still usable.
-    await expect(executor.execute("return 2")).resolves.toMatchObject({ output: 2 });
+    const folder = mkdtempSync(join(tmpdir(), "dcc-lane-wait-"));
+    const waiting = join(folder, "waiting");
+    try {
+      const executor = executorWith(() => ({
+        module,
+        data: { host: "one", waiting },
+        commands,
+        key: "one",
+      }));
+      // A timeout far past the lane call's start on any machine: it ends the wait, not the start.
+      const timedOut = await executor.execute('dispatch("lane.wait", {}); return 1', {
+        timeoutSecs: 10,
+      });
+      // The host may still be running the call the script left.
+      expect(timedOut).toMatchObject({
+        success: false,
+        errorCode: "TIMEOUT",
+        completion: "unknown",
+      });
+      rmSync(waiting);
+      const controller = new AbortController();
+      const cancelled = executor.execute('dispatch("lane.wait", {}); return 1', {
+        signal: controller.signal,
+      });
+      // Cancelled once the lane call waits, not before the script reached it.
+      await waitForFile(waiting);
+      controller.abort();
+      expect(await cancelled).toMatchObject({
+        success: false,
+        errorCode: "CANCELLED",
+        completion: "unknown",
+      });
+      // The worker is still usable.
+      await expect(executor.execute("return 2")).resolves.toMatchObject({ output: 2 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("runs without the lane when it cannot open, or the adapter's callback throws", async () => {
@@ -145,3 +167,12 @@ describe("dispatch lanes", () => {
     expect(mainCalls).toEqual(["lane.echo", "lane.echo"]);
   });
 });
+
+/** Resolves once `path` exists; a 60 s bound keeps a broken lane from hanging the test. */
+async function waitForFile(path: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (!existsSync(path)) {
+    if (Date.now() > until) throw new Error(`${path} never appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
