@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Registry } from "prom-client";
 import type { DccCompositionOptions } from "./dcc-composition-options.ts";
 import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import type { DccServerOptions } from "./dcc-server-options.ts";
@@ -10,7 +11,10 @@ import { createMcpHttpHandler, type McpHttpHandlerOptions } from "./mcp-http-han
 /** Options for {@link createDccRequestHandler}: the adapters, and the HTTP endpoint's settings. */
 export interface DccRequestHandlerOptions
   extends DccCompositionOptions,
-    Omit<McpHttpHandlerOptions, keyof DccServerOptions | "auth" | "shutdownGraceMs"> {
+    Omit<
+      McpHttpHandlerOptions,
+      keyof DccServerOptions | "auth" | "shutdownGraceMs" | "monitoredAdapters"
+    > {
   /** Require `Authorization: Bearer <token>` on every request (at least 16 characters). */
   token?: string;
 }
@@ -21,6 +25,8 @@ export interface DccRequestHandler {
   (request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** The adapters it serves, with their tools and status. */
   readonly adapters: readonly DccServerAdapter[];
+  /** The Prometheus registry served at `GET /metrics`; register more metrics on it to serve them there too. */
+  readonly metrics: Registry;
   /**
    * Graceful shutdown: later requests get 503, calls and jobs in flight are cancelled, sessions
    * close, then every executor's sandbox pool ends and every adapter closes. The listener is
@@ -47,6 +53,7 @@ export async function createDccRequestHandler(
     handler = createMcpHttpHandler({
       ...pickHttpSettings(rest),
       ...composition.serverOptions,
+      monitoredAdapters: composition.slots,
       ...(auth === undefined ? {} : { auth }),
     });
   } catch (error) {
@@ -62,6 +69,7 @@ export async function createDccRequestHandler(
     handler(request, response);
   return Object.defineProperties(handle, {
     adapters: { value: composition.slots, enumerable: true },
+    metrics: { value: handler.metrics, enumerable: true },
     close: { value: close, enumerable: true },
   }) as DccRequestHandler;
 }

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { Registry } from "prom-client";
 import type { DccRequestHandlerOptions } from "./create-dcc-request-handler.ts";
 import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import { composeAdapters } from "./internal/compose-adapters.ts";
@@ -34,6 +35,11 @@ export interface DccServer {
   /** The adapters it serves, with their tools, executors and status. */
   readonly adapters: readonly DccServerAdapter[];
   /**
+   * Over HTTP, the Prometheus registry served at `GET /metrics` (register more metrics on it to
+   * serve them there too); `undefined` over stdio.
+   */
+  readonly metrics: Registry | undefined;
+  /**
    * Graceful shutdown, in order: stop accepting requests, cancel running calls and jobs (waiting
    * up to `shutdownGraceMs`), close sessions, end every executor's sandbox pool, close every
    * adapter. Idempotent.
@@ -67,6 +73,7 @@ export async function createDccServer(options: CreateDccServerOptions): Promise<
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   let stopTransport: () => Promise<void> = async () => {};
   let url: string | undefined;
+  let metrics: Registry | undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -93,12 +100,14 @@ export async function createDccServer(options: CreateDccServerOptions): Promise<
       const http = createMcpHttpServer({
         ...pickHttpSettings(rest),
         ...composition.serverOptions,
+        monitoredAdapters: composition.slots,
         ...(port === undefined ? {} : { port }),
         ...(host === undefined ? {} : { host }),
         ...(auth === undefined ? {} : { auth }),
         ...(allowRemoteWithoutAuth === undefined ? {} : { allowRemoteWithoutAuth }),
       });
       stopTransport = () => http.close();
+      metrics = http.metrics;
       url = (await http.start()).url;
     }
   } catch (error) {
@@ -106,5 +115,5 @@ export async function createDccServer(options: CreateDccServerOptions): Promise<
     await composition.close();
     throw error;
   }
-  return { url, adapters: composition.slots, close, closed };
+  return { url, adapters: composition.slots, metrics, close, closed };
 }

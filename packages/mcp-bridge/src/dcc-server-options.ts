@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { BridgeExecutor } from "./bridge-executor.ts";
+import type { DccToolCallObserver } from "./dcc-tool-call-event.ts";
 import type { JobManager } from "./job-manager.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { JobStore } from "./job-store.ts";
@@ -54,4 +55,6 @@ export interface DccServerOptions {
   maxResultChars?: number;
   /** Least time between two progress notifications of one call, in ms. Default 50. */
   progressIntervalMs?: number;
+  /** Told about every finished search and execute call, on every session (metrics, audit). */
+  onToolCall?: DccToolCallObserver;
 }

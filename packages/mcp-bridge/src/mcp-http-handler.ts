@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Registry } from "prom-client";
+import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import type { DccServerOptions } from "./dcc-server-options.ts";
 import {
   buildMcpServer,
   type ResolvedRegistration,
   resolveRegistrations,
 } from "./internal/build-mcp-server.ts";
+import { healthPaths, serveHealthRoute } from "./internal/health-routes.ts";
 import { checkAuth } from "./internal/http-config.ts";
 import {
   bearerTokenMatches,
@@ -17,6 +20,7 @@ import {
 import { LegacySessions } from "./internal/legacy-sessions.ts";
 import { ModernRequests } from "./internal/modern-requests.ts";
 import { sendError } from "./internal/send-error.ts";
+import { ServerMetrics } from "./internal/server-metrics.ts";
 import { JobManager } from "./job-manager.ts";
 
 /** Options for {@link createMcpHttpHandler}. */
@@ -46,6 +50,11 @@ export interface McpHttpHandlerOptions extends DccServerOptions {
   maxSessionsPerClient?: number;
   /** How long `close()` waits for cancelled work to stop, in ms. Default 2000. */
   shutdownGraceMs?: number;
+  /**
+   * Adapters whose host status `GET /readyz` and `GET /metrics` report (`createDccServer` passes
+   * its own). Default: none, so `/readyz` answers 200 while the server serves.
+   */
+  monitoredAdapters?: readonly DccServerAdapter[];
 }
 
 /**
@@ -61,6 +70,11 @@ export interface McpHttpHandler {
   /** Number of open 2025-11-25 sessions (2026-07-28 requests hold none). */
   readonly sessionCount: number;
   /**
+   * This handler's own Prometheus registry, served at `GET /metrics`; register more metrics on
+   * it to serve them there too.
+   */
+  readonly metrics: Registry;
+  /**
    * Graceful shutdown: later requests get 503, calls and jobs in flight are cancelled (waiting up
    * to `shutdownGraceMs`), then every session closes. The listener is yours to close. Idempotent.
    */
@@ -74,6 +88,10 @@ export interface McpHttpHandler {
  * `notifications/cancelled` and progress reach the running call). Host and Origin are checked
  * against DNS rebinding and the optional bearer token is required on both, with bounded bodies,
  * sessions and jobs. `McpHttpServer` is this handler on a listener it owns.
+ *
+ * Beside the MCP endpoint, behind the same Host checks and token, it answers `GET /healthz`
+ * (200 while the process serves), `GET /readyz` (200 when every adapter's host is ready, else 503
+ * with the reasons as JSON) and `GET /metrics` (Prometheus text format, on a registry of its own).
  * @throws {@link McpBridgeError} `INVALID_CONFIG` for a short token or inconsistent executors.
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
@@ -87,6 +105,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   return Object.defineProperties(handler, {
     jobs: { value: endpoint.jobs, enumerable: true },
     sessionCount: { get: () => endpoint.sessionCount, enumerable: true },
+    metrics: { value: endpoint.metrics.registry, enumerable: true },
     close: { value: () => endpoint.close(), enumerable: true },
   }) as McpHttpHandler;
 }
@@ -94,6 +113,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
 /** The state and request handling behind {@link createMcpHttpHandler}. */
 class HttpEndpoint {
   readonly jobs: JobManager;
+  readonly metrics: ServerMetrics;
   readonly #options: McpHttpHandlerOptions;
   readonly #registrations: ResolvedRegistration[];
   readonly #legacy: LegacySessions;
@@ -106,7 +126,6 @@ class HttpEndpoint {
   #closing: Promise<void> | undefined;
 
   constructor(options: McpHttpHandlerOptions) {
-    this.#options = options;
     checkAuth(options.auth);
     this.#registrations = resolveRegistrations(options);
     this.jobs = new JobManager({
@@ -117,6 +136,20 @@ class HttpEndpoint {
         ? {}
         : { maxRunningCalls: options.maxRunningCalls }),
     });
+    const metrics = new ServerMetrics({
+      jobs: this.jobs,
+      adapters: options.monitoredAdapters ?? [],
+    });
+    this.metrics = metrics;
+    const observer = options.onToolCall;
+    // Every call is counted, then handed on to the caller's own observer.
+    this.#options = {
+      ...options,
+      onToolCall: (event) => {
+        metrics.record(event);
+        observer?.(event);
+      },
+    };
     this.#allowedHosts = (options.allowedHosts ?? defaultAllowedHosts("127.0.0.1")).map((name) =>
       name.toLowerCase(),
     );
@@ -158,6 +191,13 @@ class HttpEndpoint {
       return sendError(response, 401, -32001, "Unauthorized: missing or invalid bearer token");
     }
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (healthPaths.has(path) && path !== this.#path) {
+      return serveHealthRoute(path, request, response, {
+        adapters: this.#options.monitoredAdapters ?? [],
+        metrics: this.metrics,
+        closing: this.#closing !== undefined,
+      });
+    }
     if (this.#path !== undefined && path !== this.#path)
       return sendError(response, 404, -32000, `Not found: ${path}`);
     if (this.#closing !== undefined)

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
 import { checkListener } from "./internal/http-config.ts";
 import { defaultAllowedHosts } from "./internal/http-guards.ts";
 import type { JobManager } from "./job-manager.ts";
@@ -36,7 +37,8 @@ export interface McpHttpServerHandle {
  * MCP over Streamable HTTP for protocol revisions 2026-07-28 (one request at a time) and
  * 2025-11-25 (stateful sessions, so cancellation and progress reach the running call): the
  * request handler of {@link createMcpHttpHandler} on a listener it owns. Loopback by default, Host and Origin checked against DNS rebinding, optional
- * bearer auth, bounded bodies, sessions, connections and jobs.
+ * bearer auth, bounded bodies, sessions, connections and jobs. `GET /healthz`, `/readyz` and
+ * `/metrics` are served beside the endpoint, behind the same checks.
  */
 export class McpHttpServer {
   readonly #options: McpHttpServerOptions;
@@ -60,6 +62,11 @@ export class McpHttpServer {
   /** The job manager shared by all sessions. */
   get jobs(): JobManager {
     return this.#handler.jobs;
+  }
+
+  /** The Prometheus registry served at `GET /metrics`; see {@link McpHttpHandler.metrics}. */
+  get metrics(): Registry {
+    return this.#handler.metrics;
   }
 
   /** The endpoint URL once started. */

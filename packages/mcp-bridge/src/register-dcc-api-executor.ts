@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
+import type { DccToolCallObserver } from "./dcc-tool-call-event.ts";
 import { runExecuteCall } from "./internal/execute-call.ts";
 import { runJobAction } from "./internal/job-actions.ts";
 import { trackLogLevel } from "./internal/log-level.ts";
@@ -28,6 +29,8 @@ export interface RegisterDccApiExecutorOptions {
   searchDescription?: string;
   /** Replaces the default execute tool description. */
   executeDescription?: string;
+  /** Told about every finished call of both tools (metrics, audit). Default: none. */
+  onToolCall?: DccToolCallObserver;
 }
 
 /** What {@link registerDccApiExecutor} registered. */
@@ -73,6 +76,27 @@ export function registerDccApiExecutor(
   const maxResultChars = Math.max(1000, options.maxResultChars ?? 24_000);
   const logLevel = trackLogLevel(server);
   const dccName = executor.dccName;
+  const observe = (
+    tool: string,
+    kind: "search" | "execute",
+    startedAt: number,
+    result: BridgeResult,
+    sessionId: string | undefined,
+  ): void => {
+    if (options.onToolCall === undefined) return;
+    try {
+      options.onToolCall({
+        tool,
+        kind,
+        dccName,
+        result,
+        durationMs: performance.now() - startedAt,
+        sessionId,
+      });
+    } catch {
+      // An observer's failure must never fail the call it watches.
+    }
+  };
 
   try {
     registerSearchTool(
@@ -89,7 +113,8 @@ export function registerDccApiExecutor(
         },
       },
       executor.searchLimits,
-      async ({ query, limit }) => {
+      async ({ query, limit }, extra) => {
+        const startedAt = performance.now();
         let result: BridgeResult;
         try {
           result = { ...executor.search(query, limit === undefined ? {} : { limit }) };
@@ -101,6 +126,7 @@ export function registerDccApiExecutor(
             error: errorText(error),
           };
         }
+        observe(searchToolName, "search", startedAt, result, extra.sessionId);
         return toToolResult(result, maxResultChars);
       },
     );
@@ -121,6 +147,7 @@ export function registerDccApiExecutor(
       },
       executor.limits,
       async (args, extra) => {
+        const startedAt = performance.now();
         const result =
           args.job_id !== undefined || args.job_action !== undefined
             ? await runJobAction(args, { jobs, dccName, executeToolName })
@@ -132,6 +159,7 @@ export function registerDccApiExecutor(
                 maxLogNotifications: options.maxLogNotifications ?? 200,
                 maxResultChars,
               });
+        observe(executeToolName, "execute", startedAt, result, extra.sessionId);
         return toToolResult(result, maxResultChars);
       },
     );

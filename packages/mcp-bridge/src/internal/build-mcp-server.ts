@@ -80,6 +80,7 @@ export function buildMcpServer(
       ...(options.progressIntervalMs === undefined
         ? {}
         : { progressIntervalMs: options.progressIntervalMs }),
+      ...(options.onToolCall === undefined ? {} : { onToolCall: options.onToolCall }),
     });
   }
   options.setup?.(server, { jobs });
