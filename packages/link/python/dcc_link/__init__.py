@@ -9,6 +9,7 @@ call's arguments; ``DataFolder`` confines file paths to the data folder, and ``P
 ``PolicyConfigError`` and ``read_policy_env`` are what the DCC sides' policies share.
 """
 
+from .attach_folder import AttachFolder, launched_by_link
 from .blocking import current_server, serve_blocking
 from .call import Call, checkpoint, current_call
 from .commands import (
@@ -35,6 +36,7 @@ from .pump import PumpServer
 from .ready import READY_PREFIX
 
 __all__ = [
+    "AttachFolder",
     "DATA_FOLDER_RULE",
     "DEFAULT_MAX_FRAME_BYTES",
     "POLICY_ERROR_CODE",
@@ -59,6 +61,7 @@ __all__ = [
     "current_call",
     "current_server",
     "encode_frame",
+    "launched_by_link",
     "load_command_specs",
     "policy_data_folder",
     "read_policy_env",

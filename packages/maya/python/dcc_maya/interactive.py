@@ -14,17 +14,13 @@ data folder is ``DCC_MAYA_DATA_DIR``, else ``~/dcc-data``.
 from __future__ import annotations
 
 import os
-import secrets
-import stat
 import sys
-import tempfile
 import threading
 import traceback
 from typing import Optional
 
 PUMP_BUDGET = 0.02
 IDLE_PUMP = 0.25
-_FILES = ("connection.json", "link.sock")
 
 
 class InteractiveLink:
@@ -32,6 +28,7 @@ class InteractiveLink:
 
     def __init__(self) -> None:
         self.server = None
+        self.attach_folder = None
         self.folder: Optional[str] = None
         self.connection_file: Optional[str] = None
         self._stopped = threading.Event()
@@ -39,13 +36,20 @@ class InteractiveLink:
 
     def start(self) -> "InteractiveLink":
         import maya.cmds as cmds
-        from dcc_link import LinkConfig, PumpServer
+        from dcc_link import AttachFolder, LinkConfig, PumpServer, launched_by_link
 
         from .handlers import build_dispatcher
         from .policy import Policy
 
-        launched = bool(os.environ.get("DCC_LINK_SOCKET") or os.environ.get("DCC_LINK_TCP_PORT"))
-        config = LinkConfig.from_env() if launched else self._private_config(LinkConfig)
+        launched = launched_by_link()
+        if launched:
+            config = LinkConfig.from_env()
+        else:
+            self.attach_folder = AttachFolder("DCC_MAYA_LINK_DIR", "dcc-maya-")
+            self.folder = self.attach_folder.folder
+            self.connection_file = self.attach_folder.connection_file
+            print(f"DCC Link: connection details in {self.connection_file}", flush=True)
+            config = self.attach_folder.config
         data_dir = os.path.abspath(os.path.expanduser(os.environ.get("DCC_MAYA_DATA_DIR") or "~/dcc-data"))
         os.makedirs(data_dir, mode=0o700, exist_ok=True)
         policy = Policy(data_dir, Policy.from_env({**os.environ, "DCC_MAYA_DATA_DIR": data_dir}).allow)
@@ -60,17 +64,8 @@ class InteractiveLink:
         self._stopped.set()
         if self.server is not None:
             self.server.stop()
-        for name in _FILES:
-            if self.folder:
-                try:
-                    os.unlink(os.path.join(self.folder, name))
-                except OSError:
-                    pass
-        if self.folder:
-            try:
-                os.rmdir(self.folder)
-            except OSError:
-                pass
+        if self.attach_folder is not None:
+            self.attach_folder.remove()
 
     def _pump(self) -> int:
         if self._stopped.is_set() or self.server is None:
@@ -89,40 +84,3 @@ class InteractiveLink:
                 maya.utils.executeInMainThreadWithResult(self._pump)
             except Exception:  # noqa: BLE001 - keep serving; the error goes to Maya's output
                 traceback.print_exc(file=sys.stderr)
-
-    def _private_config(self, link_config):
-        from dcc_link import write_connection_file
-
-        chosen = os.environ.get("DCC_MAYA_LINK_DIR")
-        if chosen:
-            folder = _own_private_folder(os.path.abspath(os.path.expanduser(chosen)))
-        else:
-            base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-            folder = tempfile.mkdtemp(prefix="dcc-maya-", dir=base)
-        os.chmod(folder, 0o700)
-        socket_path = os.path.join(folder, "link.sock")
-        token = secrets.token_urlsafe(32)
-        info = write_connection_file(folder, socket_path, token)
-        print(f"DCC Link: connection details in {info}", flush=True)
-        self.folder = folder
-        self.connection_file = info
-        return link_config(token=token, socket_path=socket_path)
-
-
-def _own_private_folder(folder: str) -> str:
-    """A fixed link folder: created 0700, or reused only if this user owns it and nobody else
-    can enter it; what a Maya that crashed left there is removed."""
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        info = os.lstat(folder)
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-            raise RuntimeError(
-                f"DCC_MAYA_LINK_DIR {folder} must be a folder of this user that only it can open (0700)"
-            ) from None
-        for name in _FILES:
-            try:
-                os.unlink(os.path.join(folder, name))
-            except FileNotFoundError:
-                pass
-    return folder

@@ -18,17 +18,14 @@ bl_info = {
     "category": "System",
 }
 
-import json
 import os
-import secrets
 import sys
-import tempfile
 
 import bpy
 
 PUMP_INTERVAL = 0.01
 PUMP_BUDGET = 0.01
-_state = {"server": None, "folder": None, "prepare": None}
+_state = {"server": None, "attach": None, "folder": None, "prepare": None}
 
 
 def _find_paths():
@@ -85,45 +82,13 @@ def _data_dir():
 
 
 def _private_config():
-    from dcc_link import LinkConfig
+    from dcc_link import AttachFolder
 
-    chosen = os.environ.get("DCC_BLENDER_LINK_DIR")
-    if chosen:
-        folder = _own_private_folder(os.path.abspath(os.path.expanduser(chosen)))
-    else:
-        base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-        folder = tempfile.mkdtemp(prefix="dcc-blender-", dir=base)  # 0700
-    os.chmod(folder, 0o700)
-    socket_path = os.path.join(folder, "link.sock")
-    token = secrets.token_urlsafe(32)
-    info = os.path.join(folder, "connection.json")
-    descriptor = os.open(info, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        json.dump({"socket": socket_path, "token": token, "pid": os.getpid()}, handle)
-    print(f"DCC Link: connection details in {info}", flush=True)
-    _state["folder"] = folder
-    return LinkConfig(token=token, socket_path=socket_path)
-
-
-def _own_private_folder(folder):
-    """A fixed link folder: created 0700, or reused only if this user owns it and nobody else
-    can enter it; what a Blender that crashed left there (socket, connection file) is removed."""
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        info = os.lstat(folder)
-        import stat
-
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-            raise RuntimeError(
-                f"DCC_BLENDER_LINK_DIR {folder} must be a folder of this user that only it can open (0700)"
-            ) from None
-        for name in ("connection.json", "link.sock"):
-            try:
-                os.unlink(os.path.join(folder, name))
-            except FileNotFoundError:
-                pass
-    return folder
+    attach = AttachFolder("DCC_BLENDER_LINK_DIR", "dcc-blender-")
+    print(f"DCC Link: connection details in {attach.connection_file}", flush=True)
+    _state["attach"] = attach
+    _state["folder"] = attach.folder
+    return attach.config
 
 
 def _tick():
@@ -146,12 +111,12 @@ def _tick():
 def register():
     bpy.utils.register_class(DccLinkPreferences)
     _find_paths()
-    from dcc_link import LinkConfig, PumpServer
+    from dcc_link import LinkConfig, PumpServer, launched_by_link
 
     from dcc_blender.handlers import build_dispatcher, prepare
     from dcc_blender.policy import Policy
 
-    launched = bool(os.environ.get("DCC_LINK_SOCKET") or os.environ.get("DCC_LINK_TCP_PORT"))
+    launched = launched_by_link()
     config = LinkConfig.from_env() if launched else _private_config()
     data_dir = os.path.abspath(os.path.expanduser(_data_dir()))
     os.makedirs(data_dir, mode=0o700, exist_ok=True)
@@ -175,16 +140,9 @@ def unregister():
         remove_load_handler()
     except ImportError:
         pass
-    folder = _state["folder"]
-    if folder:
-        for name in ("connection.json", "link.sock"):
-            try:
-                os.unlink(os.path.join(folder, name))
-            except OSError:
-                pass
-        try:
-            os.rmdir(folder)
-        except OSError:
-            pass
+    attach = _state["attach"]
+    if attach is not None:
+        attach.remove()
+        _state["attach"] = None
         _state["folder"] = None
     bpy.utils.unregister_class(DccLinkPreferences)
