@@ -1,4 +1,5 @@
-import { homedir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliUsageError, parseCliArguments } from "./parse-cli-arguments.ts";
@@ -38,6 +39,26 @@ describe("parseCliArguments", () => {
     expect(() => maya(["--maya", "mayapy", "--maya-attach", "c.json"])).toThrow(
       /--maya and --maya-attach name different Mayas/,
     );
+  });
+
+  it("serves a Maya installed on PATH or in MAYA_LOCATION when --dcc names maya, not by default", () => {
+    const folder = mkdtempSync(join(tmpdir(), "dcc-cli-maya-"));
+    try {
+      mkdirSync(join(folder, "bin"));
+      writeFileSync(join(folder, "bin", "mayapy"), "#!/bin/sh\n", { mode: 0o755 });
+      const maya = (argv: string[], env: Record<string, string>) =>
+        parseCliArguments(argv, env, "/w").maya;
+      const onPath = { PATH: join(folder, "bin") };
+      expect(maya(["--dcc", "maya"], onPath)).toEqual({ kind: "mayapy" });
+      expect(maya([], { ...onPath, DCC_MCP_DCC: "maya,blender" })).toEqual({ kind: "mayapy" });
+      expect(maya(["--dcc", "maya"], { MAYA_LOCATION: folder })).toEqual({ kind: "mayapy" });
+      // The default server keeps the simulation; so does --dcc maya without a Maya, or when asked.
+      expect(maya([], onPath)).toEqual({ kind: "simulated" });
+      expect(maya(["--dcc", "maya"], { PATH: folder })).toEqual({ kind: "simulated" });
+      expect(maya(["--dcc", "maya", "--maya", "simulated"], onPath)).toEqual({ kind: "simulated" });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("takes how Blender runs from the flag, then DCC_BLENDER_WINDOW, and refuses other values", () => {

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
+import { findMayapy, MayaNotFoundError } from "@dcc/maya";
 import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
 
@@ -45,9 +46,10 @@ Options:
                     default ~/.dcc-reference-server/scripts)
   --blender-window <none|xvfb|display>  How Blender runs (env DCC_BLENDER_WINDOW; default none:
                     headless; xvfb: its window manager under a virtual display; display: on $DISPLAY)
-  --maya <simulated|mayapy|PATH>  Which Maya --dcc maya serves (env DCC_MAYA): simulated (the
-                    default, unless MAYAPY_BIN is set), mayapy (a real headless Maya found from
-                    MAYAPY_BIN, MAYA_LOCATION, then PATH) or the path of a mayapy
+  --maya <simulated|mayapy|PATH>  Which Maya --dcc maya serves (env DCC_MAYA): mayapy (a real
+                    headless Maya found from MAYAPY_BIN, MAYA_LOCATION, then PATH; the default
+                    when MAYAPY_BIN is set, or when --dcc names maya and a Maya is found),
+                    simulated (the default otherwise) or the path of a mayapy
   --maya-attach <file>  Drive the user's Maya running the dcc_maya_link plug-in, through the
                     connection.json it wrote (env DCC_MAYA_ATTACH)
   --blender-attach <file|auto>  Drive your own Blender running the DCC Link add-on: its
@@ -131,12 +133,13 @@ export function parseCliArguments(
       `Invalid Blender window: ${windowText} (expected ${blenderWindows.join(", ")})`,
     );
   }
-  const maya = mayaChoice(
-    (values["maya"] as string | undefined) ?? env["DCC_MAYA"],
-    (values["maya-attach"] as string | undefined) ?? env["DCC_MAYA_ATTACH"],
+  const maya = mayaChoice({
+    maya: (values["maya"] as string | undefined) ?? env["DCC_MAYA"],
+    attach: (values["maya-attach"] as string | undefined) ?? env["DCC_MAYA_ATTACH"],
+    named: dcc?.includes("maya") === true,
     env,
     cwd,
-  );
+  });
   const attachText = (values["blender-attach"] as string | undefined) ?? env["DCC_BLENDER_ATTACH"];
   if (attachText !== undefined && attachText.trim() === "") {
     throw new CliUsageError("--blender-attach needs a connection.json path, or auto");
@@ -167,23 +170,39 @@ export function parseCliArguments(
   };
 }
 
-function mayaChoice(
-  maya: string | undefined,
-  attach: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-  cwd: string,
-): MayaChoice {
+function mayaChoice(options: {
+  maya: string | undefined;
+  attach: string | undefined;
+  /** `--dcc` (or `DCC_MCP_DCC`) names maya, rather than the server serving it by default. */
+  named: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}): MayaChoice {
+  const { maya, attach, env, cwd } = options;
   if (attach !== undefined && attach !== "") {
     if (maya !== undefined && maya !== "") {
       throw new CliUsageError("--maya and --maya-attach name different Mayas: give one");
     }
     return { kind: "attach", connectionFile: resolve(cwd, attach) };
   }
-  // A configured mayapy (MAYAPY_BIN) makes the real Maya the default.
-  const wanted = maya ?? (env["MAYAPY_BIN"] ? "mayapy" : "simulated");
+  // A configured mayapy (MAYAPY_BIN) makes the real Maya the default; so does a Maya installed
+  // (MAYA_LOCATION, or mayapy on PATH) when --dcc names maya. A server started with no --dcc
+  // keeps the simulation, so the same command behaves alike on every machine.
+  const wanted =
+    maya ?? (env["MAYAPY_BIN"] || (options.named && mayaInstalled(env)) ? "mayapy" : "simulated");
   if (wanted === "simulated") return { kind: "simulated" };
   if (wanted === "mayapy") return { kind: "mayapy" };
   if (wanted === "")
     throw new CliUsageError("--maya needs simulated, mayapy or the path of a mayapy");
   return { kind: "mayapy", path: wanted.includes("/") ? resolve(cwd, wanted) : wanted };
+}
+
+function mayaInstalled(env: Readonly<Record<string, string | undefined>>): boolean {
+  try {
+    findMayapy({ env });
+    return true;
+  } catch (error) {
+    if (error instanceof MayaNotFoundError) return false;
+    throw error;
+  }
 }
