@@ -25,7 +25,7 @@ export interface ServerMetricsSources {
 
 /** The registry and the call counters of one server. */
 export class ServerMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry = new Registry();
   readonly #calls: Counter<"tool" | "dcc" | "outcome">;
   readonly #durations: Histogram<"tool" | "dcc">;
   readonly #outcomes = new Set<string>();
