@@ -19,6 +19,9 @@ beforeAll(async () => {
   host = await DccProcess.start({
     command: standInMayapy,
     args: [startupScript],
+    // The stand-in is python3 through a version manager's shim, talking to a scene server on
+    // loopback TCP: the OS sandbox would hide both.
+    sandbox: "off",
     env: {
       DCC_MAYA_DATA_DIR: dataDir,
       DCC_MAYA_STAND_IN_SCENE: scene.url,

@@ -79,3 +79,5 @@ class ConnectionFileTest(unittest.TestCase):
             self.assertEqual(handle.read(), '{"socket": "/s.sock", "token": "tok", "pid": 7}')
         with self.assertRaises(FileExistsError):
             write_connection_file(folder, "/s.sock", "tok")
+        # Written under another name and linked into place: nothing partial is left beside it.
+        self.assertEqual(os.listdir(folder), ["connection.json"])
