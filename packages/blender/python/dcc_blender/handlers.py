@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import capture, data_api, echo, operators, render, stamps
+from . import capture, data_api, echo, operators, render, stamps, transaction
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -20,7 +20,12 @@ def _guarded(function: Callable, policy: Policy) -> Callable:
         if not isinstance(params, dict):
             raise HandlerError("INVALID_ARGS", "params must be an object")
         try:
-            return function(params, call, policy)
+            result = function(params, call, policy)
+            transaction.note_files(result)
+            return result
+        except HandlerError as error:
+            transaction.note_files(error.data)
+            raise
         except PolicyRefusal as refusal:
             raise refusal.handler_error() from None
         except PathSyntaxError as error:
@@ -68,6 +73,8 @@ HANDLERS = {
     "ping": ping,
     "blender.op": operators.blender_op,
     "blender.reset": reset,
+    "blender.txn.begin": transaction.begin,
+    "blender.txn.end": transaction.end,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
 }

@@ -155,6 +155,8 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
       captureCommand(caller, captureName),
     ],
     catalog: getCatalog,
+    // Each script is one step of Blender's undo stack, rolled back when it fails.
+    transaction: { begin: "blender.txn.begin", end: "blender.txn.end" },
     readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
     graceMs: options.graceMs ?? 2000,
@@ -195,6 +197,8 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     },
     start: (context) => linked.start(context),
     dispatchLane: () => linked.dispatchLane?.(),
+    beginTransaction: (transaction) =>
+      (linked.beginTransaction as NonNullable<typeof linked.beginTransaction>)(transaction),
     commands: () => linked.commands(),
     catalog: getCatalog,
     instructions: (tools) => blenderInstructions(tools, dataDir),

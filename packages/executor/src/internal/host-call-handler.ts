@@ -115,18 +115,24 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.
       inFlight++;
-      return beginning.then(() => {
-        const reply = stop.aborted
-          ? errorReply(
-              name,
-              commandErrorCodes.cancelled,
-              `${name} was not started: the script was stopped`,
-              { completion: "not_started" },
-            )
-          : run(name, args);
-        settled();
-        return reply;
-      });
+      return beginning.then(
+        () => {
+          const reply = stop.aborted
+            ? errorReply(
+                name,
+                commandErrorCodes.cancelled,
+                `${name} was not started: the script was stopped`,
+                { completion: "not_started" },
+              )
+            : run(name, args);
+          settled();
+          return reply;
+        },
+        (error: unknown) => {
+          settled();
+          return failureReply(name, error);
+        },
+      );
     },
   };
 }

@@ -1,6 +1,8 @@
 // One script's transaction as the executor drives it: begun lazily before the first host
 // command through the main thread, then committed or rolled back once the script's host
 // commands have settled. Every wait on the adapter is bounded.
+
+import { CommandError } from "../command-error.ts";
 import type {
   DccTransaction,
   DccTransactionOptions,
@@ -86,6 +88,13 @@ export class ScriptTransaction {
         this.#transaction = transaction;
       },
       (error: unknown) => {
+        if (error instanceof CommandError && error.completion === "not_started") {
+          // The host refused before doing anything (e.g. it restarted since the last script and
+          // says so once): that is the first command's answer, and the next command begins again.
+          this.#begun = false;
+          this.#options.open.open.delete(this.#entry);
+          throw error;
+        }
         this.#beginError = describe(error);
         // A begin that answers after the bound still holds an open step: close it.
         started.then((late) => late.commit()).catch(() => {});
