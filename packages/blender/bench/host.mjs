@@ -3,7 +3,8 @@
 // beside a bare TCP echo inside the same Blender process; a command dispatched from a script
 // beside the same command called over the link directly, both timed by their arrivals in
 // Blender (the sandbox's overhead per dispatch, and this process's CPU per call on each path); and `mesh.primitive_cube_add` beside the no-op
-// round trip.
+// round trip; a script of 1 and of 100 operators as a transaction (one undo step) beside the same
+// script on the same adapter without transactions.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -227,12 +228,56 @@ export async function runHostBench({ log }) {
         baseline: median(link),
         unit: "µs",
       });
+      rows.push(...(await transactionRows(adapter)));
       log(`Blender ${JSON.stringify(await adapter.call("ping"))}`);
     } finally {
       await adapter.close();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/**
+ * A script of 1 and of 100 operators run as a transaction (an undo step pushed before and after)
+ * beside the same script through an executor whose adapter has no transactions; each script
+ * starts from the factory scene, and the two sides alternate so load hits both alike.
+ */
+async function transactionRows(adapter) {
+  const plain = Object.create(adapter, { beginTransaction: { value: undefined } });
+  const withTxn = createAdapterExecutor(adapter);
+  const without = createAdapterExecutor(plain);
+  const rows = [];
+  try {
+    for (const ops of [1, 100]) {
+      const script = `for (let i = 0; i < ${ops}; i++) dispatch("mesh.primitive_cube_add", { location: [i, 0, 0] }); return 1;`;
+      const times = { txn: [], plain: [] };
+      for (let round = 0; round < 5; round++) {
+        for (const [side, executor] of [
+          ["txn", withTxn],
+          ["plain", without],
+        ]) {
+          await adapter.call("blender.reset");
+          const begin = performance.now();
+          const run = await executor.execute(script, { timeoutSecs: 120 });
+          times[side].push(performance.now() - begin);
+          if (!run.success) throw new Error(`bench script failed: ${run.error}`);
+          if (side === "txn" && run.transaction === undefined) {
+            throw new Error("the transaction side reported no transaction");
+          }
+        }
+      }
+      rows.push({
+        metric: `script of ${ops} mesh.primitive_cube_add as a transaction (undo step) vs without, median of 5`,
+        ours: median(times.txn),
+        baseline: median(times.plain),
+        unit: "ms",
+      });
+    }
+  } finally {
+    await withTxn.close();
+    await without.close();
   }
   return rows;
 }
