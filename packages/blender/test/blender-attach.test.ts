@@ -88,6 +88,13 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
       expect(made).toMatchObject({ success: true, output: ["Camera", "Cube", "Light", "Sphere"] });
       expect(onMain).toEqual(["mesh.primitive_uv_sphere_add"]);
       expect(await adapter.call("ping")).toMatchObject({ loop: "pump", background: false });
+      // That script was one step of the window's undo stack: one ed.undo (the person's Ctrl-Z)
+      // takes all of it back.
+      const undone = await executor.execute(
+        'dispatch("ed.undo", {}); return dispatch("data.list", { collection: "objects" }).map((o) => o.name);',
+        { timeoutSecs: 120 },
+      );
+      expect(undone).toMatchObject({ success: true, output: ["Camera", "Cube", "Light"] });
 
       // The user quits Blender: the adapter never ended it, and says it is gone.
       stopGroup(blender);
@@ -114,7 +121,7 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
       // The gone Blender was told through the main thread, by the script's transaction begin
       // that comes before its first command there (so the list never ran); the new Blender is
       // read on a new lane.
-      expect(onMain).toEqual(["mesh.primitive_uv_sphere_add"]);
+      expect(onMain).toEqual(["mesh.primitive_uv_sphere_add", "ed.undo"]);
       expect(adapter.launches).toBe(2);
     } finally {
       await executor.close();
