@@ -1,4 +1,9 @@
-import type { DccTransaction, DccTransactionOptions, DccTransactionReport } from "@dcc/executor";
+import {
+  CommandError,
+  type DccTransaction,
+  type DccTransactionOptions,
+  type DccTransactionReport,
+} from "@dcc/executor";
 import type { LinkedCaller } from "./linked-caller.ts";
 
 /**
@@ -33,7 +38,8 @@ export interface LinkedTransactionHost {
  * ends it through `end`. Ending is done once (a second `commit` or `rollback` answers the first's
  * report). A DCC restarted since `begin` is not asked (`host_restarted`); an `end` that fails or
  * answers something that is not a report gives `failed` with the reason.
- * @throws {CommandError} when `begin` fails (the executor then runs the script without one).
+ * @throws {CommandError} when `begin` fails (the executor then runs the script without one);
+ *   `HOST_GONE` always as not started (the first command is told, the next begins again).
  */
 export async function beginLinkedTransaction(
   host: LinkedTransactionHost,
@@ -41,7 +47,24 @@ export async function beginLinkedTransaction(
   options: DccTransactionOptions,
 ): Promise<DccTransaction> {
   const launches = host.launches();
-  await host.caller.call(methods.begin, methods.begin, { label: options.label }, options.signal);
+  try {
+    await host.caller.call(methods.begin, methods.begin, { label: options.label }, options.signal);
+  } catch (error) {
+    // A DCC that died under the begin took its undo step with it: nothing of the script ran on
+    // the one now starting. Not started, so the script's first command is told the DCC is gone
+    // (instead of running without a transaction on the new one) and the next command begins again.
+    if (error instanceof CommandError && error.code === "HOST_GONE") {
+      throw new CommandError({
+        command: error.command,
+        code: error.code,
+        message: error.message,
+        completion: "not_started",
+        data: error.data,
+        cause: error,
+      });
+    }
+    throw error;
+  }
   let ended: Promise<DccTransactionReport> | undefined;
   const end = (rollback: boolean): Promise<DccTransactionReport> => {
     ended ??= (async (): Promise<DccTransactionReport> => {
