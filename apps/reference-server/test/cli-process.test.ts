@@ -81,11 +81,13 @@ describe("CLI over HTTP", { timeout: 300_000 }, () => {
       client,
       'for (;;) { dispatch("createNode", ["transform"]); const until = Date.now() + 2; while (Date.now() < until) {} }',
     ).catch(() => {});
-    // Interrupt only once the script surely runs: its nodes appear in the scene.
-    await until(
-      async () =>
-        ((await execute(client, 'return dispatch("ls", { type: "transform" }).length;'))
-          .output as number) > 3,
+    // Interrupt only once the script surely runs: a sandbox worker is busy with it. (Asking the
+    // scene would wait behind it: the simulated Maya runs one script at a time.)
+    const metrics = url.replace(/\/mcp$/, "/metrics");
+    await until(async () =>
+      /^dcc_mcp_sandbox_workers\{[^}]*state="busy"[^}]*\} [1-9]/m.test(
+        await (await fetch(metrics)).text(),
+      ),
     );
     expect(await stopCli(cli, "SIGINT")).toBe(0);
     expect(cli.stderr()).toContain("SIGINT, shutting down");
