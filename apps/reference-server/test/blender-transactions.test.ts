@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { TestClient } from "@dcc/mcp-test-clients";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
@@ -9,6 +10,8 @@ import { connectHttp, execute } from "./__fixtures__/mcp-helpers.ts";
 
 const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
 const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
+
+const runFile = promisify(execFile);
 
 const objects = 'return dispatch("data.list", { collection: "objects" });';
 
@@ -57,6 +60,63 @@ describe.runIf(hasBlender || requireBlender)(
       const undone = await execute(client, 'return dispatch("ed.undo");');
       expect(undone.success).toBe(true);
       expect((await execute(client, objects)).output).toEqual(before);
+    });
+
+    // The scene as a separate Blender reads it from a file saved in the data folder.
+    const savedScene = async (name: string): Promise<string> => {
+      const saved = await execute(
+        client,
+        `return dispatch("wm.save_as_mainfile", { filepath: "${name}", copy: true });`,
+      );
+      expect(saved.success).toBe(true);
+      // Asynchronous: this process also runs the server, whose event loop must go on.
+      const read = await runFile(
+        "blender",
+        [
+          "-b",
+          "--factory-startup",
+          join(dataDir, name),
+          "--python-expr",
+          'import bpy, json; print("SCENE=" + json.dumps(sorted([o.name, o.type, [round(v, 4) for v in o.location]] for o in bpy.data.objects)))',
+        ],
+        { encoding: "utf8", timeout: 120_000 },
+      );
+      const line = read.stdout.split("\n").find((text) => text.startsWith("SCENE="));
+      if (line === undefined) throw new Error(`no scene read from ${name}: ${read.stderr}`);
+      return line;
+    };
+
+    it("rolls back a script cancelled mid-loop: the saved scene reads as before in another Blender", async () => {
+      const before = await savedScene("before-cancel.blend");
+      const controller = new AbortController();
+      let reported = 0;
+      const running = execute(
+        client,
+        'for (let i = 1; ; i++) { dispatch("mesh.primitive_cube_add", { location: [i * 3, 0, 0] }); progress(i); }',
+        {},
+        {
+          signal: controller.signal,
+          onprogress: (update) => {
+            reported = update.progress;
+            if (reported >= 5) controller.abort("test cancels");
+          },
+        },
+      );
+      await expect(running).rejects.toThrow();
+      expect(reported).toBeGreaterThanOrEqual(5);
+      // Scripts run one at a time on Blender: this save comes after the rollback.
+      expect(await savedScene("after-cancel.blend")).toBe(before);
+    });
+
+    it("rolls back a script past its timeout: the saved scene reads as before in another Blender", async () => {
+      const before = await savedScene("before-timeout.blend");
+      const timedOut = await execute(
+        client,
+        'dispatch("mesh.primitive_cube_add", { location: [5, 5, 0] }); dispatch("mesh.primitive_cone_add", { location: [8, 5, 0] }); for (;;) {}',
+        { timeout_secs: 3 },
+      );
+      expect(timedOut).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+      expect(await savedScene("after-timeout.blend")).toBe(before);
     });
 
     it("keeps a failed script's changes with keep_partial", async () => {
