@@ -99,6 +99,8 @@ async function measure(python, transport, loop) {
     args: ["-S", join(here, "noop_host.py"), loop],
     transport,
     link: { heartbeat: false },
+    // Like its baseline, the bare echo server: the link's own cost, not the OS sandbox's.
+    sandbox: "off",
   });
   try {
     return await timeInterleaved(samples, () => host.call("noop"), echo.once);
