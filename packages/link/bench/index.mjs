@@ -93,20 +93,23 @@ async function startEcho(python, transport, dir) {
 
 async function measure(python, transport, loop) {
   const dir = mkdtempSync(join(tmpdir(), "dcc-link-bench-"));
-  const echo = await startEcho(python, transport, dir);
-  const host = await DccProcess.start({
-    command: python,
-    args: ["-S", join(here, "noop_host.py"), loop],
-    transport,
-    link: { heartbeat: false },
-    // Like its baseline, the bare echo server: the link's own cost, not the OS sandbox's.
-    sandbox: "off",
-  });
+  let echo;
+  let host;
   try {
+    echo = await startEcho(python, transport, dir);
+    host = await DccProcess.start({
+      command: python,
+      args: ["-S", join(here, "noop_host.py"), loop],
+      transport,
+      link: { heartbeat: false },
+      // Like its baseline, the bare echo server: the link's own cost, not the OS sandbox's.
+      sandbox: "off",
+    });
     return await timeInterleaved(samples, () => host.call("noop"), echo.once);
   } finally {
-    await host.close();
-    echo.stop();
+    // Also when a start failed: nothing of the measurement is left behind.
+    await host?.close();
+    echo?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
