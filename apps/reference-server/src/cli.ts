@@ -31,6 +31,7 @@ try {
     ...(config.blenderAttach === undefined ? {} : { blenderAttach: config.blenderAttach }),
     ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),
+    ...(config.tokens === undefined ? {} : { tokens: config.tokens }),
   });
 } catch (error) {
   process.stderr.write(`dcc-reference-server: could not start: ${(error as Error).message}\n`);

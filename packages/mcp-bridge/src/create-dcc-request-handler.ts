@@ -4,8 +4,9 @@ import type { DccCompositionOptions } from "./dcc-composition-options.ts";
 import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import type { DccServerOptions } from "./dcc-server-options.ts";
 import { composeAdapters } from "./internal/compose-adapters.ts";
-import { checkAuth } from "./internal/http-config.ts";
+import { authOf, checkAuth } from "./internal/http-config.ts";
 import { pickHttpSettings } from "./internal/http-settings.ts";
+import type { LabelledToken } from "./labelled-token.ts";
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from "./mcp-http-handler.ts";
 
 /** Options for {@link createDccRequestHandler}: the adapters, and the HTTP endpoint's settings. */
@@ -17,6 +18,12 @@ export interface DccRequestHandlerOptions
     > {
   /** Require `Authorization: Bearer <token>` on every request (at least 16 characters). */
   token?: string;
+  /**
+   * Bearer tokens with labels, accepted besides (or instead of) `token`: each call carries the
+   * label of the one it used (tool-call event, audit log, traces). Labels and tokens must be
+   * distinct, each token at least 16 characters.
+   */
+  tokens?: ReadonlyArray<LabelledToken>;
 }
 
 /** A Streamable HTTP request handler serving adapters, for a `node:http` server you own. */
@@ -44,8 +51,8 @@ export interface DccRequestHandler {
 export async function createDccRequestHandler(
   options: DccRequestHandlerOptions,
 ): Promise<DccRequestHandler> {
-  const { token, ...rest } = options;
-  const auth = token === undefined ? undefined : { token };
+  const { token, tokens, ...rest } = options;
+  const auth = authOf(token, tokens);
   checkAuth(auth);
   const composition = await composeAdapters(rest);
   let handler: ReturnType<typeof createMcpHttpHandler>;

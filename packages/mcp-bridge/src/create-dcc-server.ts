@@ -3,7 +3,7 @@ import type { Registry } from "prom-client";
 import type { DccRequestHandlerOptions } from "./create-dcc-request-handler.ts";
 import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import { composeAdapters } from "./internal/compose-adapters.ts";
-import { checkListener } from "./internal/http-config.ts";
+import { authOf, checkListener } from "./internal/http-config.ts";
 import { pickHttpSettings } from "./internal/http-settings.ts";
 import { createMcpHttpServer } from "./mcp-http-server.ts";
 import { runStdioServer } from "./stdio-server.ts";
@@ -14,7 +14,7 @@ export interface CreateDccServerOptions extends DccRequestHandlerOptions {
   transport?: "http" | "stdio";
   /** HTTP port; 0 picks a free one. Default 8765. */
   port?: number;
-  /** HTTP address to bind. Default `127.0.0.1` (loopback only; another address needs `token`). */
+  /** HTTP address to bind. Default `127.0.0.1` (loopback only; another address needs `token` or `tokens`). */
   host?: string;
   /** URL path of the MCP endpoint. Default `/mcp`. */
   path?: string;
@@ -59,8 +59,9 @@ export interface DccServer {
  *   adapter started; a listen error (port in use) after every adapter was closed again.
  */
 export async function createDccServer(options: CreateDccServerOptions): Promise<DccServer> {
-  const { transport, port, host, token, allowRemoteWithoutAuth, stdin, stdout, ...rest } = options;
-  const auth = token === undefined ? undefined : { token };
+  const { transport, port, host, token, tokens, allowRemoteWithoutAuth, stdin, stdout, ...rest } =
+    options;
+  const auth = authOf(token, tokens);
   if (transport !== "stdio") {
     checkListener({
       ...(host === undefined ? {} : { host }),

@@ -14,6 +14,10 @@ export interface DccToolCallEvent {
   readonly durationMs: number;
   /** The transport session, when the call came through one. */
   readonly sessionId: string | undefined;
+  /** The label of the bearer token the call presented, when the server has labelled tokens. */
+  readonly tokenLabel?: string | undefined;
+  /** The name the client gave in `initialize` (or its 2026-07-28 request envelope). */
+  readonly clientName?: string | undefined;
 }
 
 /** Receives each finished tool call; what it throws is ignored so it can never fail a call. */

@@ -38,6 +38,7 @@ export type { JobManagerOptions, JobRunOptions, JobWorkContext } from "./job-man
 export { JobManager } from "./job-manager.ts";
 export type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "./job-queue.ts";
 export type { JobRecord, JobStore } from "./job-store.ts";
+export type { LabelledToken } from "./labelled-token.ts";
 export type { McpBridgeErrorOptions } from "./mcp-bridge-error.ts";
 export { McpBridgeError, McpBridgeErrorCode } from "./mcp-bridge-error.ts";
 export type { McpHttpHandler, McpHttpHandlerOptions } from "./mcp-http-handler.ts";

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Registry } from "prom-client";
 import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import type { DccServerOptions } from "./dcc-server-options.ts";
@@ -7,28 +8,36 @@ import {
   type ResolvedRegistration,
   resolveRegistrations,
 } from "./internal/build-mcp-server.ts";
+import { labelledAuthInfo } from "./internal/call-identity.ts";
 import { healthPaths, serveHealthRoute } from "./internal/health-routes.ts";
 import { checkAuth } from "./internal/http-config.ts";
 import {
-  bearerTokenMatches,
   checkHostAndOrigin,
   defaultAllowedHosts,
+  matchBearerToken,
   readBody,
   refuseTooLarge,
   sha256,
+  type TokenDigest,
 } from "./internal/http-guards.ts";
 import { LegacySessions } from "./internal/legacy-sessions.ts";
 import { ModernRequests } from "./internal/modern-requests.ts";
 import { sendError } from "./internal/send-error.ts";
 import { ServerMetrics } from "./internal/server-metrics.ts";
 import { JobManager } from "./job-manager.ts";
+import type { LabelledToken } from "./labelled-token.ts";
 
 /** Options for {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions extends DccServerOptions {
   /** URL path of the MCP endpoint; requests for other paths get 404. Default: every path. */
   path?: string;
-  /** Require `Authorization: Bearer <token>` on every request (at least 16 characters). */
-  auth?: { token: string };
+  /**
+   * Require `Authorization: Bearer <token>` on every request: `token` (at least 16 characters),
+   * or any of the labelled `tokens`, whose label each call then carries (in
+   * the tool-call event's `tokenLabel`, the audit log, traces). Both may be given. Labels and
+   * tokens must be distinct; a request is compared with every configured token in constant time.
+   */
+  auth?: { token?: string; tokens?: ReadonlyArray<LabelledToken> };
   /** Host header names accepted (no port). Default: the loopback names. */
   allowedHosts?: readonly string[];
   /** Origins accepted besides loopback pages calling a loopback server (e.g. `https://app.example`). */
@@ -110,6 +119,19 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   }) as McpHttpHandler;
 }
 
+/** The digests of every configured token, with their labels. */
+function tokenDigests(auth: {
+  token?: string;
+  tokens?: ReadonlyArray<LabelledToken>;
+}): TokenDigest[] {
+  const digests: TokenDigest[] = [];
+  if (auth.token !== undefined) digests.push({ digest: sha256(auth.token), label: undefined });
+  for (const entry of auth.tokens ?? []) {
+    digests.push({ digest: sha256(entry.token), label: entry.label });
+  }
+  return digests;
+}
+
 /** The state and request handling behind {@link createMcpHttpHandler}. */
 class HttpEndpoint {
   readonly jobs: JobManager;
@@ -120,7 +142,7 @@ class HttpEndpoint {
   readonly #modern: ModernRequests;
   readonly #allowedHosts: readonly string[];
   readonly #allowedOrigins: readonly string[];
-  readonly #tokenDigest: Buffer | undefined;
+  readonly #tokens: readonly TokenDigest[] | undefined;
   readonly #path: string | undefined;
   readonly #maxBodyBytes: number;
   #closing: Promise<void> | undefined;
@@ -154,7 +176,7 @@ class HttpEndpoint {
       name.toLowerCase(),
     );
     this.#allowedOrigins = options.allowedOrigins ?? [];
-    this.#tokenDigest = options.auth === undefined ? undefined : sha256(options.auth.token);
+    this.#tokens = options.auth === undefined ? undefined : tokenDigests(options.auth);
     this.#path = options.path;
     this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     const createServer = () => buildMcpServer(this.#options, this.#registrations, this.jobs);
@@ -186,9 +208,16 @@ class HttpEndpoint {
     // The same gates for both revisions, before either leg sees the request.
     const refusal = checkHostAndOrigin(request, this.#allowedHosts, this.#allowedOrigins);
     if (refusal !== undefined) return sendError(response, 403, -32000, refusal);
-    if (this.#tokenDigest !== undefined && !bearerTokenMatches(request, this.#tokenDigest)) {
-      response.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
-      return sendError(response, 401, -32001, "Unauthorized: missing or invalid bearer token");
+    if (this.#tokens !== undefined) {
+      const token = matchBearerToken(request, this.#tokens);
+      if (token === undefined) {
+        response.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
+        return sendError(response, 401, -32001, "Unauthorized: missing or invalid bearer token");
+      }
+      // The SDK hands `request.auth` on to the call's handler (both revisions, see ModernRequests).
+      if (token.label !== undefined) {
+        (request as IncomingMessage & { auth?: AuthInfo }).auth = labelledAuthInfo(token.label);
+      }
     }
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (healthPaths.has(path) && path !== this.#path) {

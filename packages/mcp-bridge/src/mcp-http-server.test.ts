@@ -11,8 +11,9 @@ import {
   rawRequest,
 } from "./__fixtures__/raw-http.ts";
 import { createTestExecutor } from "./__fixtures__/test-executor.ts";
+import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
-import { createMcpHttpServer } from "./mcp-http-server.ts";
+import { createMcpHttpServer, type McpHttpServerOptions } from "./mcp-http-server.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 const token = "s3cret-token-0123456789";
@@ -67,6 +68,44 @@ describe.each(revisions)("McpHttpServer security (%s)", (revision) => {
     }
     const client = await harness.connect({ authorization: `Bearer ${token}` });
     expect((await client.listTools()).tools).toHaveLength(2);
+  });
+
+  it("accepts labelled tokens beside the plain one and tells each call which label it used", async () => {
+    const events: DccToolCallEvent[] = [];
+    const tokens = [
+      { label: "alice", token: "alice-token-0123456789" },
+      { label: "ci.render", token: "ci-render-token-012345" },
+    ];
+    harness = await startHttpHarness(
+      { auth: { token, tokens }, onToolCall: (event) => events.push(event) },
+      { revision },
+    );
+    const refused = await rawRequest(harness.url, {
+      headers: { ...first.headers, authorization: "Bearer bob-token-0123456789" },
+      body: first.body,
+    });
+    expect(refused.status).toBe(401);
+    for (const [headers, label] of [
+      [{ authorization: "Bearer ci-render-token-012345" }, "ci.render"],
+      [{ authorization: "Bearer alice-token-0123456789" }, "alice"],
+      [{ authorization: `Bearer ${token}` }, undefined],
+    ] as const) {
+      const client = await harness.connect(headers);
+      await client.callTool({ name: "dcc_search", arguments: { query: "sphere" } });
+      expect(events.at(-1)).toMatchObject({ tool: "dcc_search", clientName: "test-client" });
+      expect(events.at(-1)?.tokenLabel).toBe(label);
+    }
+    for (const path of ["/healthz", "/metrics"]) {
+      const url = new URL(path, harness.url).href;
+      expect((await rawRequest(url, { method: "GET" })).status).toBe(401);
+      const ok = await rawRequest(url, {
+        method: "GET",
+        headers: { authorization: "Bearer alice-token-0123456789" },
+      });
+      expect(ok.status).toBe(200);
+    }
+    // The handlers see the label, never the secret.
+    expect(JSON.stringify(events)).not.toContain("alice-token-0123456789");
   });
 
   it("rejects foreign Host and Origin headers (DNS rebinding)", async () => {
@@ -211,6 +250,38 @@ describe("McpHttpServer requests", () => {
       /at least 16/,
     );
     expect(() => createMcpHttpServer({})).toThrow(/executors, setup/);
+    const secret = "same-secret-0123456789";
+    const refusals: Array<[McpHttpServerOptions["auth"], RegExp]> = [
+      [{ tokens: [{ label: "a", token: "short" }] }, /auth\.tokens\[0\] \(label a\).*at least 16/],
+      [{ tokens: [{ label: "has space", token: secret }] }, /auth\.tokens\[0\]: the label/],
+      [
+        {
+          tokens: [
+            { label: "a", token: secret },
+            { label: "a", token: `${secret}x` },
+          ],
+        },
+        /label a is already used by auth\.tokens\[0\]/,
+      ],
+      [
+        {
+          tokens: [
+            { label: "a", token: secret },
+            { label: "b", token: secret },
+          ],
+        },
+        /auth\.tokens\[1\] \(label b\): the same token as label a/,
+      ],
+      [{ token: secret, tokens: [{ label: "a", token: secret }] }, /the unlabelled token/],
+      [{ tokens: [] }, /needs a token/],
+    ];
+    for (const [auth, message] of refusals) {
+      const attempt = () =>
+        createMcpHttpServer({ executors: [executor], ...(auth ? { auth } : {}) });
+      expect(attempt).toThrow(message);
+      // A configuration error never repeats a secret.
+      expect(attempt).not.toThrow(secret);
+    }
     await test.close();
   });
 });

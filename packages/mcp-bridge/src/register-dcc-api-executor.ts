@@ -1,6 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
 import type { DccToolCallObserver } from "./dcc-tool-call-event.ts";
+import { clientNameOf, tokenLabelOf } from "./internal/call-identity.ts";
 import { runExecuteCall } from "./internal/execute-call.ts";
 import { runJobAction } from "./internal/job-actions.ts";
 import { trackLogLevel } from "./internal/log-level.ts";
@@ -81,7 +82,7 @@ export function registerDccApiExecutor(
     kind: "search" | "execute",
     startedAt: number,
     result: BridgeResult,
-    sessionId: string | undefined,
+    extra: ServerContext,
   ): void => {
     if (options.onToolCall === undefined) return;
     try {
@@ -91,7 +92,9 @@ export function registerDccApiExecutor(
         dccName,
         result,
         durationMs: performance.now() - startedAt,
-        sessionId,
+        sessionId: extra.sessionId,
+        tokenLabel: tokenLabelOf(extra),
+        clientName: clientNameOf(server),
       });
     } catch {
       // An observer's failure must never fail the call it watches.
@@ -126,7 +129,7 @@ export function registerDccApiExecutor(
             error: errorText(error),
           };
         }
-        observe(searchToolName, "search", startedAt, result, extra.sessionId);
+        observe(searchToolName, "search", startedAt, result, extra);
         return toToolResult(result, maxResultChars);
       },
     );
@@ -159,7 +162,7 @@ export function registerDccApiExecutor(
                 maxLogNotifications: options.maxLogNotifications ?? 200,
                 maxResultChars,
               });
-        observe(executeToolName, "execute", startedAt, result, extra.sessionId);
+        observe(executeToolName, "execute", startedAt, result, extra);
         return toToolResult(result, maxResultChars);
       },
     );

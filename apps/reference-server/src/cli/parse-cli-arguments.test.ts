@@ -5,6 +5,81 @@ import { describe, expect, it } from "vitest";
 import { CliUsageError, parseCliArguments } from "./parse-cli-arguments.ts";
 
 describe("parseCliArguments", () => {
+  it("reads labelled tokens from --tokens-file, DCC_MCP_TOKENS_FILE or DCC_MCP_TOKENS, naming bad lines but no token", () => {
+    const folder = mkdtempSync(join(tmpdir(), "dcc-cli-tokens-"));
+    try {
+      const file = join(folder, "tokens");
+      const alice = "alice-token-0123456789";
+      writeFileSync(
+        file,
+        `# studio clients\n\nalice ${alice}\n  ci.render\tci-render-token-012345  \n`,
+      );
+      const expected = [
+        { label: "alice", token: alice },
+        { label: "ci.render", token: "ci-render-token-012345" },
+      ];
+      expect(parseCliArguments(["--tokens-file", "tokens"], {}, folder).tokens).toEqual(expected);
+      expect(parseCliArguments([], { DCC_MCP_TOKENS_FILE: file }, "/").tokens).toEqual(expected);
+      expect(
+        parseCliArguments(
+          [],
+          { DCC_MCP_TOKENS: `alice=${alice}, ci.render=ci-render-token-012345` },
+          "/",
+        ).tokens,
+      ).toEqual(expected);
+      // Alongside --token, which stays unlabelled.
+      const both = parseCliArguments(
+        ["--token", "plain-token-0123456789", "--tokens-file", file],
+        {},
+        "/",
+      );
+      expect(both.token).toBe("plain-token-0123456789");
+      expect(both.tokens).toHaveLength(2);
+      expect(parseCliArguments([], {}, "/").tokens).toBeUndefined();
+
+      const refused = (text: string): string => {
+        writeFileSync(file, text);
+        try {
+          parseCliArguments(["--tokens-file", file], {}, "/");
+        } catch (error) {
+          expect(error).toBeInstanceOf(CliUsageError);
+          return (error as Error).message;
+        }
+        throw new Error("accepted");
+      };
+      const secret = "secret-value-0123456789";
+      const messages = [
+        refused(`# ok\nalice ${secret} extra\n`),
+        refused(`alice short\n`),
+        refused(`bad/label ${secret}\n`),
+        refused(`alice ${secret}\nbob ${alice}\nalice ${alice}x\n`),
+        refused(`alice ${secret}\n\nbob ${secret}\n`),
+        refused("# nothing\n"),
+      ];
+      expect(messages[0]).toMatch(/line 2: expected "label token"/);
+      expect(messages[1]).toMatch(/line 1 \(label alice\): the token must be 16\+ characters/);
+      expect(messages[2]).toMatch(/line 1: the label must be/);
+      expect(messages[3]).toMatch(/line 3: the label alice is already used at .* line 1/);
+      expect(messages[4]).toMatch(
+        /line 3 \(label bob\): the same token as .* line 1 \(label alice\)/,
+      );
+      expect(messages[5]).toMatch(/holds no token/);
+      for (const message of messages) {
+        expect(message).not.toContain(secret);
+        expect(message).not.toContain(alice);
+        expect(message).not.toContain("short");
+      }
+      expect(() => parseCliArguments(["--tokens-file", join(folder, "missing")], {}, "/")).toThrow(
+        /Cannot read the tokens file .*missing: ENOENT/,
+      );
+      expect(() => parseCliArguments([], { DCC_MCP_TOKENS: `alice${secret}` }, "/")).toThrow(
+        /DCC_MCP_TOKENS entry 1: expected label=token/,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it("defaults to HTTP on 127.0.0.1:8765 with scenes under the home folder", () => {
     expect(parseCliArguments([], {}, "/work")).toEqual({
       transport: "http",

@@ -3,8 +3,10 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
 import { findMayapy, MayaNotFoundError } from "@dcc/maya";
+import type { LabelledToken } from "@dcc/mcp-bridge";
 import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
+import { parseTokensVariable, readTokensFile, TokensFileError } from "./labelled-tokens.ts";
 
 /** What the command line asked for. */
 export interface CliConfig {
@@ -12,6 +14,8 @@ export interface CliConfig {
   port: number;
   host: string;
   token: string | undefined;
+  /** Labelled tokens from `--tokens-file`, `DCC_MCP_TOKENS_FILE` or `DCC_MCP_TOKENS`. */
+  tokens?: LabelledToken[];
   /** The DCCs named by `--dcc` or `DCC_MCP_DCC`; undefined for the default (maya). */
   dcc: string[] | undefined;
   dataDir: string;
@@ -40,6 +44,10 @@ Options:
   --stdio           Serve MCP over stdin/stdout instead of HTTP
   --token <secret>  Require "Authorization: Bearer <secret>" over HTTP, 16+ characters
                     (env DCC_MCP_TOKEN; needed to bind a non-loopback address)
+  --tokens-file <file>  Accept several tokens, one "label token" per line (# comments allowed);
+                    the label names the client in the audit log (env DCC_MCP_TOKENS_FILE, or
+                    DCC_MCP_TOKENS with label=token pairs); works with or without --token;
+                    read once at start: restart to revoke a token
   --data-dir <dir>  Folder for scene files (env DCC_MCP_DATA_DIR;
                     default ~/.dcc-reference-server/scenes)
   --scripts-dir <dir>  Folder for materialized scripts (env DCC_MCP_SCRIPTS_DIR;
@@ -64,10 +72,11 @@ export class CliUsageError extends Error {
 
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
- * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
+ * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_TOKENS_FILE`, `DCC_MCP_TOKENS`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
  * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`) and then to the
  * defaults.
- * @throws {CliUsageError} for unknown flags, a bad port, or an unknown or repeated DCC name.
+ * @throws {CliUsageError} for unknown flags, a bad port, an unknown or repeated DCC name, or a
+ *   bad tokens file.
  */
 export function parseCliArguments(
   argv: readonly string[],
@@ -84,6 +93,7 @@ export function parseCliArguments(
         host: { type: "string" },
         stdio: { type: "boolean" },
         token: { type: "string" },
+        "tokens-file": { type: "string" },
         "data-dir": { type: "string" },
         "scripts-dir": { type: "string" },
         "blender-window": { type: "string" },
@@ -155,7 +165,9 @@ export function parseCliArguments(
       );
     }
   }
+  const tokens = labelledTokens(values["tokens-file"] as string | undefined, env, cwd);
   return {
+    ...(tokens === undefined ? {} : { tokens }),
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
     host: (values["host"] as string | undefined) ?? env["DCC_MCP_HOST"] ?? "127.0.0.1",
@@ -168,6 +180,26 @@ export function parseCliArguments(
     blenderAttach,
     help: values["help"] === true,
   };
+}
+
+/** The labelled tokens of `--tokens-file`, else `DCC_MCP_TOKENS_FILE`, else `DCC_MCP_TOKENS`. */
+function labelledTokens(
+  file: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): LabelledToken[] | undefined {
+  const path = file ?? env["DCC_MCP_TOKENS_FILE"];
+  try {
+    if (path !== undefined) {
+      if (path.trim() === "") throw new TokensFileError("--tokens-file needs a file");
+      return readTokensFile(resolve(cwd, path));
+    }
+    const variable = env["DCC_MCP_TOKENS"];
+    return variable === undefined ? undefined : parseTokensVariable(variable);
+  } catch (error) {
+    if (error instanceof TokensFileError) throw new CliUsageError(error.message);
+    throw error;
+  }
 }
 
 function mayaChoice(options: {

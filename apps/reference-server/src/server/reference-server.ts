@@ -1,7 +1,12 @@
 import type { Readable, Writable } from "node:stream";
 import { type BlenderWindow, findBlenderConnection } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
-import { createDccServer, type DccAdapterRegistration, type DccServer } from "@dcc/mcp-bridge";
+import {
+  createDccServer,
+  type DccAdapterRegistration,
+  type DccServer,
+  type LabelledToken,
+} from "@dcc/mcp-bridge";
 import type { MayaChoice } from "../adapters/known-adapters.ts";
 import { selectAdapters } from "../adapters/select-adapters.ts";
 
@@ -15,6 +20,8 @@ export interface ReferenceServerOptions {
   host?: string;
   /** Require `Authorization: Bearer <token>` over HTTP (at least 16 characters). */
   token?: string;
+  /** Labelled bearer tokens accepted besides (or instead of) `token`; see `createDccServer`. */
+  tokens?: ReadonlyArray<LabelledToken>;
   /**
    * Names of the DCCs to serve, from the app's registry (`maya`). Default `["maya"]`, the
    * simulated Maya scene. With several, each gets its own `<name>_search` and `<name>_execute`.

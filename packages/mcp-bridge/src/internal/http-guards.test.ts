@@ -1,10 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import {
-  bearerTokenMatches,
   checkHostAndOrigin,
   defaultAllowedHosts,
   hostnameOf,
+  matchBearerToken,
   sha256,
 } from "./http-guards.ts";
 
@@ -57,19 +57,27 @@ describe("http guards", () => {
   });
 
   it("matches bearer tokens exactly", () => {
-    const digest = sha256("0123456789abcdef");
-    expect(bearerTokenMatches(request({ authorization: "Bearer 0123456789abcdef" }), digest)).toBe(
-      true,
-    );
-    expect(bearerTokenMatches(request({ authorization: "bearer 0123456789abcdef " }), digest)).toBe(
-      true,
-    );
-    expect(bearerTokenMatches(request({ authorization: "Bearer 0123456789abcde" }), digest)).toBe(
-      false,
-    );
-    expect(bearerTokenMatches(request({ authorization: "Token 0123456789abcdef" }), digest)).toBe(
-      false,
-    );
-    expect(bearerTokenMatches(request({}), sha256(""))).toBe(false);
+    const tokens = [{ digest: sha256("0123456789abcdef"), label: undefined }];
+    const matches = (headers: Record<string, string>) =>
+      matchBearerToken(request(headers), tokens) !== undefined;
+    expect(matches({ authorization: "Bearer 0123456789abcdef" })).toBe(true);
+    expect(matches({ authorization: "bearer 0123456789abcdef " })).toBe(true);
+    expect(matches({ authorization: "Bearer 0123456789abcde" })).toBe(false);
+    expect(matches({ authorization: "Token 0123456789abcdef" })).toBe(false);
+    expect(matchBearerToken(request({}), [{ digest: sha256(""), label: "x" }])).toBeUndefined();
+  });
+
+  it("tells which labelled token a request used", () => {
+    const tokens = [
+      { digest: sha256("plain-token-0123456789"), label: undefined },
+      { digest: sha256("alice-token-0123456789"), label: "alice" },
+      { digest: sha256("ci-job-token-012345678"), label: "ci" },
+    ];
+    const used = (token: string) =>
+      matchBearerToken(request({ authorization: `Bearer ${token}` }), tokens);
+    expect(used("ci-job-token-012345678")?.label).toBe("ci");
+    expect(used("alice-token-0123456789")?.label).toBe("alice");
+    expect(used("plain-token-0123456789")).toEqual({ digest: tokens[0]?.digest, label: undefined });
+    expect(used("someone-else-0123456789")).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 // Request checks that run before the MCP transport sees a request: Host and Origin against DNS
-// rebinding, bearer-token auth compared in constant time, and a bounded body read.
+// rebinding, bearer tokens (one, or several with labels) compared in constant time, and a bounded body read.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendError } from "./send-error.ts";
@@ -55,13 +55,29 @@ export function checkHostAndOrigin(
   return `Invalid Origin header: ${origin}`;
 }
 
-/** Compares a request's bearer token with the expected one in constant time. */
-export function bearerTokenMatches(request: IncomingMessage, expectedDigest: Buffer): boolean {
+/** A configured token as the endpoint keeps it: its digest and its label (none for `token`). */
+export interface TokenDigest {
+  digest: Buffer;
+  label: string | undefined;
+}
+
+/**
+ * The configured token a request's bearer token is, or undefined when it is none of them. Every
+ * digest is compared, whichever matches, so the time taken says nothing about which one did.
+ */
+export function matchBearerToken(
+  request: IncomingMessage,
+  tokens: readonly TokenDigest[],
+): TokenDigest | undefined {
   const header = request.headers.authorization;
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   const presented = sha256(match?.[1] ?? "");
-  // Both sides are 32-byte digests, so timingSafeEqual never sees different lengths.
-  return timingSafeEqual(presented, expectedDigest) && match !== null;
+  let found: TokenDigest | undefined;
+  for (const entry of tokens) {
+    // Both sides are 32-byte digests, so timingSafeEqual never sees different lengths.
+    if (timingSafeEqual(presented, entry.digest) && found === undefined) found = entry;
+  }
+  return match === null ? undefined : found;
 }
 
 /** SHA-256 digest of a string. */

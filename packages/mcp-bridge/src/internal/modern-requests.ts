@@ -5,6 +5,7 @@
 // closes that response cancels the call (the SDK aborts the handler's signal).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  type AuthInfo,
   classifyInboundRequest,
   createMcpHandler,
   type McpHttpHandler,
@@ -63,7 +64,13 @@ export class ModernRequests {
         headers: webHeaders(request.headers),
         signal: abort.signal,
       }),
-      { parsedBody: body },
+      {
+        parsedBody: body,
+        // Set by the endpoint for a labelled token; the legacy transport reads it from the request.
+        ...((request as { auth?: AuthInfo }).auth === undefined
+          ? {}
+          : { authInfo: (request as { auth?: AuthInfo }).auth }),
+      },
     );
     await writeResponse(answer, response, abort.signal);
   }
