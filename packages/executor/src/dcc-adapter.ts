@@ -17,14 +17,16 @@ export interface DccToolNames {
 
 /**
  * What an adapter reports about its host (the DCC process, socket or simulation behind it).
- * `unavailable` means calls cannot reach it now (it exited, its connection dropped, it is
- * restarting); `ready` means it is back.
+ * `restarting` means it went away and is being brought back: calls wait for it rather than
+ * being refused, but the server is not ready meanwhile. `unavailable` means calls cannot reach
+ * it now (its connection dropped, or it keeps crashing and the next try is later); `ready`
+ * means it is back.
  */
 export type DccHostStatus =
   | { readonly state: "ready" }
   | {
-      readonly state: "unavailable";
-      /** Why, in words an agent can act on, e.g. `"Blender exited (code 1); restarting"`. */
+      readonly state: "restarting" | "unavailable";
+      /** Why, in words an agent can act on, e.g. `"Blender exited; restarting"`. */
       readonly reason: string;
     };
 
@@ -38,7 +40,8 @@ export interface DccAdapterContext {
   /**
    * Tells the server the host's state changed, at any time after `start` was called. While the
    * host is unavailable the server refuses new scripts for this adapter (`HOST_UNAVAILABLE`) and
-   * stops the ones running; search keeps working. Reporting `ready` resumes it.
+   * stops the ones running; search keeps working. While it is restarting scripts still run (their
+   * commands wait for the host) and readiness checks fail. Reporting `ready` resumes it.
    */
   reportHost(status: DccHostStatus): void;
 }

@@ -80,7 +80,8 @@ export interface LinkedHostOptions {
  * A restart nobody was told about (the host died between two commands, or after the caller had
  * stopped waiting) fails the next command once with `HOST_GONE`, `completion: "not_started"`,
  * saying why: otherwise it would act on a fresh host as if nothing had happened. Too many
- * crashes in a row make the host unavailable (`onStatus`) and retry after a back-off.
+ * A host that dies is reported `restarting` (`onStatus`; calls wait for the new one) until it is
+ * back, then `ready`. Too many crashes in a row make it `unavailable` and retry after a back-off.
  */
 export class LinkedHost implements LinkedConnection {
   readonly #options: LinkedHostOptions;
@@ -94,6 +95,8 @@ export class LinkedHost implements LinkedConnection {
   #reviving: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #unavailable = false;
+  // Whether `restarting` was reported and `ready` is still owed.
+  #restarting = false;
   #watched: unknown;
   #launches = 0;
   // Why the host last restarted, until a caller has been told.
@@ -267,6 +270,8 @@ export class LinkedHost implements LinkedConnection {
       );
       return;
     }
+    this.#restarting = true;
+    this.#options.onStatus({ state: "restarting", reason: `${reason}; restarting` });
     this.#relaunch(0);
   }
 
@@ -304,8 +309,9 @@ export class LinkedHost implements LinkedConnection {
   #ready(): void {
     if (this.#closed) return;
     this.#events.emit({ type: "restart", launches: this.#launches });
-    if (this.#unavailable) {
+    if (this.#unavailable || this.#restarting) {
       this.#unavailable = false;
+      this.#restarting = false;
       this.#options.onStatus({ state: "ready" });
     }
   }

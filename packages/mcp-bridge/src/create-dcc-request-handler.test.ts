@@ -72,6 +72,38 @@ describe.each(revisions)("createDccRequestHandler (%s)", { timeout: 60_000 }, (r
   });
 });
 
+describe("readiness of a mounted handler", { timeout: 60_000 }, () => {
+  it("answers /readyz 503 from the moment close() starts, while the listener still serves", async () => {
+    const alpha = createTestAdapter("alpha");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Its close waits for the test: shutdown is then under way for as long as the test needs.
+    const handler = await createDccRequestHandler({
+      adapters: [{ ...alpha, close: () => held }],
+      path: "/mcp",
+    });
+    cleanups.push(async () => {
+      release();
+      await handler.close();
+    });
+    const base = await listen((request, response) => void handler(request, response));
+    expect((await rawRequest(`${base}/readyz`, { method: "GET" })).status).toBe(200);
+
+    const closing = handler.close();
+    const during = await rawRequest(`${base}/readyz`, { method: "GET" });
+    expect(during.status).toBe(503);
+    expect(JSON.parse(during.body)).toMatchObject({
+      status: "not ready",
+      reasons: expect.arrayContaining(["The server is shutting down"]),
+    });
+    // Liveness is about the process, which still serves.
+    expect((await rawRequest(`${base}/healthz`, { method: "GET" })).status).toBe(200);
+    release();
+    await closing;
+    expect((await rawRequest(`${base}/readyz`, { method: "GET" })).status).toBe(503);
+  });
+});
+
 describe("createMcpHttpHandler", { timeout: 60_000 }, () => {
   it("answers every path without a path setting, and checks the bearer token", async () => {
     const test = createTestExecutor("maya");

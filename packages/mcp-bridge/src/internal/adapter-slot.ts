@@ -183,7 +183,9 @@ export class AdapterSlot implements BridgeExecutor, DccServerAdapter {
     call: (executor: DccApiExecutor, options: BridgeExecuteOptions) => Promise<BridgeEnvelope>,
   ): Promise<BridgeEnvelope> {
     const executor = this.#executor;
-    if (executor === undefined || this.#state.state !== "ready") {
+    // A restarting host takes scripts: their commands wait for it to come back.
+    const state = this.#state.state;
+    if (executor === undefined || (state !== "ready" && state !== "restarting")) {
       return {
         success: false,
         message: `${this.name} is unavailable; the script did not run.`,
@@ -225,15 +227,21 @@ export class AdapterSlot implements BridgeExecutor, DccServerAdapter {
     if (status.state === "unavailable") {
       this.#state = { state: "unavailable", reason: `${this.name}: ${status.reason}` };
       this.#hostGone.abort();
+    } else if (status.state === "restarting") {
+      if (state === "unavailable") this.#hostGone = new AbortController();
+      this.#state = { state: "restarting", reason: `${this.name}: ${status.reason}` };
     } else if (state === "unavailable") {
       this.#hostGone = new AbortController();
+      this.#state = { state: "ready" };
+    } else if (state === "restarting") {
       this.#state = { state: "ready" };
     }
   }
 
   #reason(): string {
     const state = this.#state;
-    if (state.state === "unavailable" || state.state === "failed") return state.reason;
+    if (state.state === "unavailable" || state.state === "failed" || state.state === "restarting")
+      return state.reason;
     if (state.state === "closed") return `${this.name} is closed`;
     return `${this.name} is starting`;
   }

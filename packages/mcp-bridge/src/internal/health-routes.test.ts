@@ -91,6 +91,35 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
     ).toBe("0");
   });
 
+  it("is not ready while a host restarts, yet scripts still run against it", async () => {
+    const alpha = createTestAdapter("alpha");
+    const server = await serve({ adapters: [alpha] });
+    const client = await connectClient(server.url as string);
+    clients.push(client);
+
+    alpha.context?.reportHost({ state: "restarting", reason: "alpha exited; restarting" });
+    const restarting = await route(server, "/readyz");
+    expect(restarting.status).toBe(503);
+    expect(JSON.parse(restarting.body)).toMatchObject({
+      status: "not ready",
+      reasons: ["alpha: alpha exited; restarting"],
+      adapters: [{ name: "alpha", state: "restarting", reason: "alpha: alpha exited; restarting" }],
+    });
+    expect(
+      sample(await scrape(server), "dcc_mcp_adapter_status", {
+        adapter: "alpha",
+        state: "restarting",
+      }),
+    ).toBe("1");
+    // Unlike an unavailable host, a restarting one takes scripts: their commands wait for it.
+    expect(await call(client, "dcc_execute", { code: 'return dispatch("hello");' })).toMatchObject({
+      success: true,
+    });
+
+    alpha.context?.reportHost({ state: "ready" });
+    expect((await route(server, "/readyz")).status).toBe(200);
+  });
+
   it("counts real tool calls by tool and outcome, with durations and process metrics", async () => {
     const server = await serve({ adapters: [createTestAdapter("alpha")] });
     const client = await connectClient(server.url as string);

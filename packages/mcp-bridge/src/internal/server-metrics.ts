@@ -10,6 +10,7 @@ import type { JobManager } from "../job-manager.ts";
 const maxOutcomes = 64;
 const adapterStates: ReadonlyArray<DccAdapterStatus["state"]> = [
   "ready",
+  "restarting",
   "unavailable",
   "failed",
   "closed",
