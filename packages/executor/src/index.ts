@@ -6,6 +6,8 @@
  * and `createAdapterExecutor`, which turns an adapter into an executor. It depends on
  * `@dcc/cancel` and `@dcc/catalog`.
  */
+export type { CatalogOnlyAdapterOptions } from "./catalog-only-adapter.ts";
+export { createCatalogOnlyAdapter } from "./catalog-only-adapter.ts";
 export type { CommandContext, CommandDefinition } from "./command-definition.ts";
 export type { CommandErrorOptions } from "./command-error.ts";
 export { CommandError } from "./command-error.ts";
