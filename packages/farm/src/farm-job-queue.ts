@@ -43,6 +43,11 @@ export interface FarmJobQueueOptions {
 
 /** A {@link JobQueue} on BullMQ; close it after the servers that use it. */
 export interface FarmJobQueue extends JobQueue {
+  /**
+   * Resolves when Redis answers a `PING` within `commandTimeoutMs`, else rejects with
+   * {@link FarmError} `REDIS_UNAVAILABLE` naming the address (never the password).
+   */
+  ready(): Promise<void>;
   /** The pool each DCC name submits to. */
   readonly pools: Readonly<Record<string, string>>;
   /** Closes the Redis connections. Idempotent. */
@@ -227,6 +232,11 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+    },
+    async ready(): Promise<void> {
+      if (closed)
+        throw new FarmError({ code: "REDIS_UNAVAILABLE", message: "The farm queue is closed" });
+      await bounded(async () => void (await flagClient().ping()), ms, where);
     },
     async close(): Promise<void> {
       if (closed) return;

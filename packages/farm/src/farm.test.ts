@@ -14,6 +14,7 @@ import {
   type TestRedis,
 } from "./__fixtures__/redis-server.ts";
 import { startWorker, type WorkerProcess } from "./__fixtures__/worker-process.ts";
+import { createFarmJobQueue } from "./farm-job-queue.ts";
 
 type Status = Record<string, unknown> & { job?: { status?: string } };
 const status = (server: FarmServer, jobId: string) =>
@@ -217,6 +218,29 @@ describe.skipIf(!redisTestsRun)(redisTitle("farm on a real Redis"), { timeout: 3
     } finally {
       rmSync(scriptsDir, { recursive: true, force: true });
     }
+  });
+
+  it("is ready while Redis answers, and says which Redis does not, without its password", async () => {
+    const up = createFarmJobQueue({ redis: { url: redis.url }, pools: ["maya"] });
+    const down = createFarmJobQueue({
+      redis: { url: `redis://127.0.0.1:${await freePort()}`, password: "s3cret-pass" },
+      pools: ["maya"],
+      commandTimeoutMs: 1000,
+    });
+    try {
+      await expect(up.ready()).resolves.toBeUndefined();
+      const error = await down.ready().then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error).toMatchObject({ code: "REDIS_UNAVAILABLE" });
+      expect(error?.message).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+/);
+      expect(error?.message).not.toContain("s3cret-pass");
+    } finally {
+      await up.close();
+      await down.close();
+    }
+    await expect(up.ready()).rejects.toMatchObject({ code: "REDIS_UNAVAILABLE" });
   });
 
   it("answers JOB_QUEUE_UNAVAILABLE when Redis is unreachable, and search keeps working", async () => {

@@ -47,6 +47,14 @@ export interface DccServerOptions {
    * of in this process. The caller owns it and closes it after the server. Default: none.
    */
   jobQueue?: JobQueue;
+  /**
+   * Synchronous `dcc_execute` calls run on `jobQueue` too, for a server whose adapters run no
+   * host (a farm's front end, see `createCatalogOnlyAdapter`): each is queued as a job and
+   * awaited, with its progress forwarded. The wait is bounded by the script's timeout plus a
+   * margin for a worker to take the job; past it, or when the client cancels, the job is
+   * cancelled. Only with a `jobQueue`. Default false: they run on this server's adapter.
+   */
+  syncCallsOnQueue?: boolean;
   /** Most async jobs running at once. Default 16. */
   maxRunningJobs?: number;
   /** Most synchronous script calls running at once, over all sessions. Default 64. */

@@ -21,6 +21,11 @@ export interface JobManagerOptions {
    * `maxRunningJobs` then apply to nothing.
    */
   queue?: JobQueue;
+  /**
+   * Synchronous script calls run on `queue` too: each is queued as a job and awaited (the
+   * server option `syncCallsOnQueue`). Only with a `queue`. Default false.
+   */
+  syncCallsOnQueue?: boolean;
 }
 
 /** What a call's work receives: its token (cancel it to stop) and its server-owned job id. */
@@ -58,6 +63,8 @@ export class JobManager {
   readonly store: JobStore;
   /** The queue async jobs go to, when the server has one. */
   readonly queue: JobQueue | undefined;
+  /** Whether synchronous script calls run on {@link JobManager.queue} too. */
+  readonly syncCallsOnQueue: boolean;
   readonly #maxRunningJobs: number;
   readonly #maxRunningCalls: number;
   #runningCalls = 0;
@@ -69,6 +76,7 @@ export class JobManager {
   constructor(options: JobManagerOptions = {}) {
     this.store = options.store ?? new InMemoryJobStore();
     this.queue = options.queue;
+    this.syncCallsOnQueue = options.queue !== undefined && options.syncCallsOnQueue === true;
     this.#maxRunningJobs = Math.max(1, options.maxRunningJobs ?? 16);
     this.#maxRunningCalls = Math.max(1, options.maxRunningCalls ?? 64);
   }

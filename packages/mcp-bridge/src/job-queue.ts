@@ -55,4 +55,9 @@ export interface JobQueue {
    * `cancelled` only once the worker stopped; before that, `cancelRequested` is set.
    */
   cancel(jobId: string, options: JobQueueCancelOptions): Promise<JobRecord | undefined>;
+  /**
+   * Resolves when the backend answers, rejects (within a few seconds) with the reason when it
+   * does not. `GET /readyz` asks it, so a server whose queue is down reports itself not ready.
+   */
+  ready?(): Promise<void>;
 }

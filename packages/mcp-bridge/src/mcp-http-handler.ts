@@ -153,6 +153,7 @@ class HttpEndpoint {
     this.jobs = new JobManager({
       ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
       ...(options.jobQueue === undefined ? {} : { queue: options.jobQueue }),
+      ...(options.syncCallsOnQueue === true ? { syncCallsOnQueue: true } : {}),
       ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
       ...(options.maxRunningCalls === undefined
         ? {}
@@ -225,6 +226,7 @@ class HttpEndpoint {
         adapters: this.#options.monitoredAdapters ?? [],
         metrics: this.metrics,
         closing: this.#closing !== undefined,
+        queue: this.jobs.queue,
       });
     }
     if (this.#path !== undefined && path !== this.#path)

@@ -36,6 +36,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   const jobs = new JobManager({
     ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
     ...(options.jobQueue === undefined ? {} : { queue: options.jobQueue }),
+    ...(options.syncCallsOnQueue === true ? { syncCallsOnQueue: true } : {}),
     ...(options.maxRunningJobs === undefined ? {} : { maxRunningJobs: options.maxRunningJobs }),
     ...(options.maxRunningCalls === undefined ? {} : { maxRunningCalls: options.maxRunningCalls }),
   });

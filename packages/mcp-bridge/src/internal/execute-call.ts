@@ -6,13 +6,14 @@ import { executeMessage } from "@dcc/executor";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { BridgeExecuteOptions, BridgeExecutor, BridgeResult } from "../bridge-executor.ts";
 import type { JobManager, JobWorkContext } from "../job-manager.ts";
-import type { JobQueue } from "../job-queue.ts";
+import type { JobQueue, JobQueueSubmission } from "../job-queue.ts";
 import type { JobRecord } from "../job-store.ts";
 import { runInCallContext } from "./call-context.ts";
 import { CallNotifier, type SendNotification } from "./call-notifier.ts";
 import { jobView } from "./job-view.ts";
 import type { LogLevelReader } from "./log-level.ts";
 import { submissionFailed } from "./queue-unavailable.ts";
+import { runQueuedCall } from "./queued-call.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
 
@@ -85,17 +86,30 @@ export async function runExecuteCall(
     maxLogNotifications: settings.maxLogNotifications,
   });
   try {
+    const queue = settings.jobs.syncCallsOnQueue ? settings.jobs.queue : undefined;
     const result = await settings.jobs.runCall(
       { ...runOptions, signal: extra.mcpReq.signal },
       (context) =>
-        runScript(
-          executor,
-          args,
-          context,
-          { onProgress: notifier.onProgress, onLog: notifier.onLog },
-          extra.sessionId,
-          settings.executeToolName,
-        ),
+        queue !== undefined
+          ? runQueuedCall(queue, context, {
+              submission: jobSubmission(args, {
+                ...runOptions,
+                executeToolName: settings.executeToolName,
+                sessionId: extra.sessionId,
+                // The server's default applies, as its schema says, and bounds the wait.
+                timeoutSecs: args.timeout_secs ?? executor.limits?.timeoutSecs,
+              }),
+              timeoutSecs: args.timeout_secs ?? executor.limits?.timeoutSecs ?? 60,
+              onProgress: notifier.onProgress,
+            })
+          : runScript(
+              executor,
+              args,
+              context,
+              { onProgress: notifier.onProgress, onLog: notifier.onLog },
+              extra.sessionId,
+              settings.executeToolName,
+            ),
     );
     return result ?? busy(dccName, "scripts");
   } finally {
@@ -107,33 +121,46 @@ export async function runExecuteCall(
 async function submitToQueue(
   queue: JobQueue,
   args: ExecuteArguments,
-  options: {
-    dccName: string;
-    parentJobId?: string;
-    executeToolName: string;
-    sessionId: string | undefined;
-  },
+  options: QueueCallOptions,
 ): Promise<BridgeResult> {
   const { dccName } = options;
   let record: JobRecord;
   try {
     record = await queue.submit({
       jobId: randomUUID(),
-      dccName,
-      ...(options.parentJobId === undefined ? {} : { parentJobId: options.parentJobId }),
-      ...(args.code === undefined ? {} : { code: args.code }),
-      ...(args.file_path === undefined ? {} : { filePath: args.file_path }),
-      ...(args.params === undefined ? {} : { params: args.params }),
-      ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
-      ...(args.timeout_secs === undefined ? {} : { timeoutSecs: args.timeout_secs }),
-      ...(args.keep_partial === true ? { keepPartialChanges: true } : {}),
-      undoLabel: undoLabel(options.executeToolName, args),
-      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      ...jobSubmission(args, { ...options, timeoutSecs: args.timeout_secs }),
     });
   } catch (error) {
     return submissionFailed(dccName, error);
   }
   return jobStarted(record, dccName, options.executeToolName);
+}
+
+/** Who submits a call to a queue. */
+interface QueueCallOptions {
+  dccName: string;
+  parentJobId?: string;
+  executeToolName: string;
+  sessionId: string | undefined;
+}
+
+/** The job a script call becomes on a queue, without its id. */
+function jobSubmission(
+  args: ExecuteArguments,
+  options: QueueCallOptions & { timeoutSecs: number | undefined },
+): Omit<JobQueueSubmission, "jobId"> {
+  return {
+    dccName: options.dccName,
+    ...(options.parentJobId === undefined ? {} : { parentJobId: options.parentJobId }),
+    ...(args.code === undefined ? {} : { code: args.code }),
+    ...(args.file_path === undefined ? {} : { filePath: args.file_path }),
+    ...(args.params === undefined ? {} : { params: args.params }),
+    ...(args.sha256 === undefined ? {} : { sha256: args.sha256 }),
+    ...(options.timeoutSecs === undefined ? {} : { timeoutSecs: options.timeoutSecs }),
+    ...(args.keep_partial === true ? { keepPartialChanges: true } : {}),
+    undoLabel: undoLabel(options.executeToolName, args),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+  };
 }
 
 /** The handle an async call returns. */

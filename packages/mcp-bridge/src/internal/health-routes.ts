@@ -2,6 +2,7 @@
 // Each is a cheap read of state the server already keeps, with no side effect.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DccServerAdapter } from "../dcc-server-adapter.ts";
+import type { JobQueue } from "../job-queue.ts";
 import type { ServerMetrics } from "./server-metrics.ts";
 
 /** The paths served by {@link serveHealthRoute}. */
@@ -12,6 +13,8 @@ export interface HealthRouteState {
   adapters: readonly DccServerAdapter[];
   metrics: ServerMetrics;
   closing: boolean;
+  /** The server's job queue, when it has one: ready only while it answers. */
+  queue?: JobQueue | undefined;
 }
 
 /** Answers a request for one of {@link healthPaths}. */
@@ -38,6 +41,8 @@ export async function serveHealthRoute(
         ? []
         : ["reason" in adapter ? adapter.reason : `${adapter.name} is ${adapter.state}`],
     );
+    const queueProblem = await queueReadiness(state.queue);
+    if (queueProblem !== undefined) reasons.push(queueProblem);
     if (state.closing) reasons.unshift("The server is shutting down");
     return reasons.length === 0
       ? sendJson(response, 200, { status: "ready", adapters })
@@ -49,6 +54,30 @@ export async function serveHealthRoute(
   response.setHeader("Content-Type", registry.contentType);
   response.end(method === "HEAD" ? undefined : text);
 }
+
+/** Why the queue is not ready, or undefined; bounded even when the queue's own check is not. */
+async function queueReadiness(queue: JobQueue | undefined): Promise<string | undefined> {
+  if (queue?.ready === undefined) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queue.ready(),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${queueReadyMs} ms`)),
+          queueReadyMs,
+        );
+      }),
+    ]);
+    return undefined;
+  } catch (error) {
+    return `The job queue is unavailable: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const queueReadyMs = 10_000;
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.statusCode = status;
