@@ -2,8 +2,12 @@
 // from node_modules on Node 20.
 import { defineConfig } from "vitest/config";
 
-/** Resolve workspace packages to their TypeScript sources, so tests need no build. */
-const conditions = ["@dcc/source", "module", "node", "development|production"];
+/**
+ * Resolve workspace packages to their TypeScript sources, so tests need no build. Not `module`:
+ * vitest hands these conditions to Node too, and OpenTelemetry's `module` builds only load
+ * through a bundler (extensionless imports); Node itself never picks them in production.
+ */
+const conditions = ["@dcc/source", "node", "development|production"];
 
 /**
  * Vitest settings shared by every workspace package.

@@ -18,6 +18,8 @@ export interface AdapterExecutorOptions {
   pool?: SandboxPool;
   /** Bound on each transaction wait (see `DccApiExecutorOptions.transactionWaitMs`). */
   transactionWaitMs?: number;
+  /** Host calls per script traced as spans (see `DccApiExecutorOptions.maxHostCallSpans`). */
+  maxHostCallSpans?: number;
 }
 
 /**
@@ -45,6 +47,9 @@ export function createAdapterExecutor(
     ...(options.transactionWaitMs === undefined
       ? {}
       : { transactionWaitMs: options.transactionWaitMs }),
+    ...(options.maxHostCallSpans === undefined
+      ? {}
+      : { maxHostCallSpans: options.maxHostCallSpans }),
     ...(adapter.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: adapter.scriptsAtOnce }),
     ...(adapter.dispatchLane === undefined ? {} : { dispatchLane: () => adapter.dispatchLane?.() }),
     ...(adapter.beginTransaction === undefined

@@ -61,6 +61,13 @@ export interface DccApiExecutorOptions {
    * command to settle before the rollback, and for `commit`/`rollback`. Default 30000.
    */
   transactionWaitMs?: number;
+  /**
+   * Tracing (OpenTelemetry, through `@opentelemetry/api`; nothing without a registered SDK):
+   * how many of a script's host calls get a `dispatch <command>` child span of its `dcc.script`
+   * span. Later calls get none; every call is counted, per command, in the script span's
+   * `dcc.host_calls.summary` event. Default 100; 0 traces no host call on its own.
+   */
+  maxHostCallSpans?: number;
 }
 
 /**
@@ -117,6 +124,7 @@ export class DccApiExecutor {
   #pool: SandboxPool;
   readonly #beginTransaction: DccApiExecutorOptions["beginTransaction"];
   readonly #transactionWaitMs: number;
+  readonly #maxHostCallSpans: number;
   readonly #openTransactions: OpenTransactions = openTransactions();
   readonly #lane: (() => DispatchLane | undefined) | undefined;
   #ownsPool: boolean;
@@ -126,7 +134,7 @@ export class DccApiExecutor {
   /**
    * @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit, a pool too small for it, a
    *   `scriptsAtOnce` that is not a positive integer or a pool larger than it, or a bad
-   *   `transactionWaitMs`.
+   *   `transactionWaitMs` or `maxHostCallSpans`.
    */
   constructor(dccName: string, options: DccApiExecutorOptions = {}) {
     this.dccName = dccName;
@@ -145,6 +153,14 @@ export class DccApiExecutor {
       });
     }
     this.#transactionWaitMs = waitMs;
+    const spans = options.maxHostCallSpans ?? 100;
+    if (typeof spans !== "number" || !Number.isInteger(spans) || spans < 0) {
+      throw new DccMcpError({
+        code: "INVALID_LIMITS",
+        message: `maxHostCallSpans must be a whole number of at least 0, not ${String(spans)}`,
+      });
+    }
+    this.#maxHostCallSpans = spans;
     this.limits = Object.freeze(resolveExecutorLimits(options.limits));
     this.scripts =
       typeof options.scripts === "string"
@@ -264,6 +280,7 @@ export class DccApiExecutor {
         beginTransaction: this.#beginTransaction,
         openTransactions: this.#openTransactions,
         transactionWaitMs: this.#transactionWaitMs,
+        maxHostCallSpans: this.#maxHostCallSpans,
       },
       code,
       options,

@@ -1,11 +1,13 @@
 // The host side of `dispatch(name, args)`: each call from the guest is checked, run through the
 // dispatcher inside the caller's cancel context, and answered as one JSON reply string.
+import { context as otelContext } from "@opentelemetry/api";
 import { CommandError } from "../command-error.ts";
 import { commandErrorCodes } from "../command-error-code.ts";
 import { withImageSink } from "../host-image.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
 import type { ImageStash } from "./image-stash.ts";
 import { errorReply, valueReply } from "./reply-text.ts";
+import type { ScriptTrace } from "./script-tracing.ts";
 
 /** What a {@link HostCallHandler} needs from its execution. */
 export interface HostCallHandlerOptions {
@@ -24,6 +26,8 @@ export interface HostCallHandlerOptions {
    * transaction beginning) is awaited first.
    */
   beforeCall?: () => Promise<void> | undefined;
+  /** The script's spans: each command runs in its host-call span (or the script's). */
+  trace?: ScriptTrace | undefined;
 }
 
 /** Answers the guest's host calls and counts them. */
@@ -40,7 +44,7 @@ export interface HostCallHandler {
 
 /** A {@link HostCallHandler} for one execution. */
 export function createHostCallHandler(options: HostCallHandlerOptions): HostCallHandler {
-  const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall } = options;
+  const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall, trace } = options;
   // A command's images are held here; its reply carries their references instead of the bytes.
   const reply =
     images === undefined
@@ -55,19 +59,24 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
     if (inFlight === 0) for (const wake of waiters.splice(0)) wake();
   };
   const run = (name: string, args: unknown): string | Promise<string> => {
+    const traced = trace?.hostCall(name);
+    const dispatch = () => dispatchNow(dispatcher as ToolDispatcher, name, args, { signal: host });
     const outcome = inCallerContext(() =>
-      dispatchNow(dispatcher as ToolDispatcher, name, args, { signal: host }),
+      traced === undefined ? dispatch() : otelContext.with(traced.context, dispatch),
     );
     if (!(outcome instanceof Promise)) {
+      traced?.end(outcome.ok ? undefined : outcome.error);
       return outcome.ok ? reply(name, outcome.value) : failureReply(name, outcome.error);
     }
     inFlight++;
     return outcome.then(
       (value) => {
+        traced?.end();
         settled();
         return reply(name, value);
       },
       (error: unknown) => {
+        traced?.end(error ?? "failed");
         settled();
         return failureReply(name, error);
       },
@@ -111,7 +120,11 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
         });
       }
       calls++;
-      const beginning = beforeCall?.();
+      const scriptContext = trace?.context;
+      const beginning =
+        scriptContext === undefined || beforeCall === undefined
+          ? beforeCall?.()
+          : otelContext.with(scriptContext, beforeCall);
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.
       inFlight++;

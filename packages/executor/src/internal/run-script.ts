@@ -1,6 +1,7 @@
 // One execution end to end: the input checked, the cancel sources and host calls wired up, the
 // job run on the pool, and the sandbox's outcome mapped to an `ExecuteResult`.
 import { captureCancelContext, DccMcpCancelledError } from "@dcc/cancel";
+import { context } from "@opentelemetry/api";
 import type { DispatchLane } from "../dispatch-lane.ts";
 import { executeMessage } from "../execute-message.ts";
 import type { ExecuteOptions } from "../execute-options.ts";
@@ -21,6 +22,7 @@ import { createHostCallHandler } from "./host-call-handler.ts";
 import { ImageStash } from "./image-stash.ts";
 import type { RunHooks } from "./pooled-worker.ts";
 import { runOnPool, type SandboxJob } from "./run-on-pool.ts";
+import { type ScriptTrace, startScriptTrace } from "./script-tracing.ts";
 import {
   type BeginTransaction,
   type OpenTransactions,
@@ -41,6 +43,8 @@ export interface RunTarget {
   openTransactions: OpenTransactions;
   /** Bound on each transaction wait, in milliseconds. */
   transactionWaitMs: number;
+  /** Host calls per script traced as child spans; later ones are summarised (default 100). */
+  maxHostCallSpans?: number | undefined;
 }
 
 /** {@link ExecuteOptions} plus the `context` a successful result reports (default `{}`). */
@@ -62,6 +66,25 @@ export async function runScript(
   target: RunTarget,
   code: unknown,
   options: RunScriptOptions = {},
+): Promise<ExecuteResult> {
+  const trace = startScriptTrace(target.dccName, target.maxHostCallSpans ?? 100);
+  if (trace.context === undefined) return runTraced(target, code, options, trace);
+  try {
+    // The transaction's commit or rollback and anything else the run calls sit under the script.
+    const result = await context.with(trace.context, () => runTraced(target, code, options, trace));
+    trace.end(result);
+    return result;
+  } catch (error) {
+    trace.end({ thrown: error });
+    throw error;
+  }
+}
+
+async function runTraced(
+  target: RunTarget,
+  code: unknown,
+  options: RunScriptOptions,
+  trace: ScriptTrace,
 ): Promise<ExecuteResult> {
   const startedAt = performance.now();
   const { limits, dccName } = target;
@@ -125,6 +148,7 @@ export async function runScript(
     host: cancel.host,
     inCallerContext: captureCancelContext(),
     beforeCall: () => transaction.beforeHostCall(),
+    trace,
   });
   const { onLog, onProgress } = options;
   const hooks: RunHooks = { onCall: (name, argsJson) => host.onCall(name, argsJson) };

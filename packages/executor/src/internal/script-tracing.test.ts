@@ -1,0 +1,91 @@
+import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { pool, registry } from "../__fixtures__/executor-under-test.ts";
+import { DccApiExecutor } from "../dcc-api-executor.ts";
+import { ToolDispatcher } from "../tool-dispatcher.ts";
+
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const executor = new DccApiExecutor("maya", {
+  dispatcher: new ToolDispatcher(registry),
+  pool,
+  maxHostCallSpans: 5,
+});
+
+beforeAll(() => {
+  provider.register();
+});
+afterAll(async () => {
+  await pool.close();
+  await provider.shutdown();
+  trace.disable();
+  context.disable();
+  propagation.disable();
+});
+beforeEach(() => exporter.reset());
+
+/** Runs `code` under a test span and returns that span's id and the spans it produced. */
+async function traced(code: string): Promise<{ parentId: string; spans: ReadableSpan[] }> {
+  const tracer = trace.getTracer("test");
+  const parent = tracer.startSpan("caller");
+  await context.with(trace.setSpan(context.active(), parent), () => executor.execute(code));
+  parent.end();
+  const spans = exporter.getFinishedSpans();
+  for (const span of spans) {
+    expect(span.spanContext().traceId).toBe(parent.spanContext().traceId);
+  }
+  return { parentId: parent.spanContext().spanId, spans };
+}
+
+describe("script and host-call spans", () => {
+  it("makes a script span under the caller and a child span per host call up to the cap", async () => {
+    const { parentId, spans } = await traced(
+      "let sum = 0; for (let i = 0; i < 1000; i++) sum += dispatch('add', { a: i, b: 1 }); dispatch('echo', 1); return sum;",
+    );
+    const script = spans.find((span) => span.name === "dcc.script");
+    expect(script?.parentSpanContext?.spanId).toBe(parentId);
+    expect(script?.attributes).toMatchObject({
+      "dcc.name": "maya",
+      "dcc.script.success": true,
+      "dcc.completion": "complete",
+      "dcc.dispatch_calls": 1001,
+      "dcc.host_calls.count": 1001,
+      "dcc.host_calls.spans": 5,
+    });
+    const calls = spans.filter((span) => span.name.startsWith("dispatch "));
+    expect(calls).toHaveLength(5);
+    for (const call of calls) {
+      expect(call.name).toBe("dispatch add");
+      expect(call.parentSpanContext?.spanId).toBe(script?.spanContext().spanId);
+    }
+    const summary = script?.events.find((event) => event.name === "dcc.host_calls.summary");
+    expect(summary?.attributes).toMatchObject({
+      "dcc.commands": ["add", "echo"],
+      "dcc.command.counts": [1000, 1],
+      "dcc.command.errors": [0, 0],
+    });
+  });
+
+  it("marks a failed command and a failed script as errors", async () => {
+    const { spans } = await traced("dispatch('fail', {})");
+    const call = spans.find((span) => span.name === "dispatch fail");
+    expect(call?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(call?.status.message).toContain("No object matches name: foo");
+    const script = spans.find((span) => span.name === "dcc.script");
+    expect(script?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(script?.attributes["error.type"]).toBe("SCRIPT_ERROR");
+    expect(script?.attributes["dcc.script.success"]).toBe(false);
+  });
+
+  it("refuses a negative cap", () => {
+    expect(() => new DccApiExecutor("maya", { pool, maxHostCallSpans: -1 })).toThrow(
+      /maxHostCallSpans must be a whole number of at least 0, not -1/,
+    );
+  });
+});
