@@ -59,6 +59,12 @@ export interface ExecuteStats {
   durationMs: number;
   /** Number of `dispatch` calls the script made. */
   dispatchCalls: number;
+  /**
+   * The host commands those calls reached, with how often each was called; absent when none.
+   * At most 200 names: calls of further names (or names over 128 characters) count under
+   * `"(other)"`.
+   */
+  commands?: Record<string, number>;
 }
 
 /** An image a host command returned and the script's value refers to (see `HostImage`). */

@@ -31,7 +31,11 @@ export type {
   DccServerSetupContext,
   ExecutorRegistration,
 } from "./dcc-server-options.ts";
-export type { DccToolCallEvent, DccToolCallObserver } from "./dcc-tool-call-event.ts";
+export type {
+  DccToolCallEvent,
+  DccToolCallObserver,
+  DccToolCallScript,
+} from "./dcc-tool-call-event.ts";
 export type { InMemoryJobStoreOptions } from "./in-memory-job-store.ts";
 export { InMemoryJobStore } from "./in-memory-job-store.ts";
 export type { JobManagerOptions, JobRunOptions, JobWorkContext } from "./job-manager.ts";

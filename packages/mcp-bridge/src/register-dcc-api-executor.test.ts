@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness } from "./__fixtures__/http-harness.ts";
 import { createTestExecutor } from "./__fixtures__/test-executor.ts";
 import type { BridgeExecutor } from "./bridge-executor.ts";
+import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
 import { registerDccApiExecutor } from "./register-dcc-api-executor.ts";
 
@@ -236,6 +238,59 @@ describe.each(revisions)("registerDccApiExecutor (%s)", (revision) => {
     expect(harness.test.journal.jobIds).toEqual([seen]);
   });
 
+  it("tells onToolCall who called, what ran, its job id and the async job's end", async () => {
+    const events: DccToolCallEvent[] = [];
+    harness = await startHttpHarness({ onToolCall: (event) => events.push(event) }, { revision });
+    const client = await harness.connect();
+    const code = 'dispatch("tick"); dispatch("tick"); return dispatch("whoami");';
+    const sync = (await client.callTool({
+      name: "dcc_execute",
+      arguments: { code },
+    })) as ToolResult;
+    const synced = events.at(-1);
+    expect(synced).toMatchObject({
+      tool: "dcc_execute",
+      phase: "call",
+      async: false,
+      clientName: "test-client",
+      script: { code, sha256: createHash("sha256").update(code).digest("hex") },
+    });
+    // The server-owned id the host saw is the event's job id.
+    expect(synced?.jobId).toBe(sync.structuredContent?.["output"]);
+    expect(synced?.result["stats"]).toMatchObject({
+      dispatchCalls: 3,
+      commands: { tick: 2, whoami: 1 },
+    });
+
+    await client.callTool({ name: "dcc_execute", arguments: { code: "throw new Error('no')" } });
+    expect(events.at(-1)?.result).toMatchObject({ success: false, errorCode: "SCRIPT_ERROR" });
+    expect(events.at(-1)?.jobId).toEqual(expect.any(String));
+
+    const job = (await client.callTool({
+      name: "dcc_execute",
+      arguments: { code: 'return dispatch("tick")', async: true },
+    })) as ToolResult;
+    const jobId = job.structuredContent?.["job_id"];
+    expect(typeof jobId).toBe("string");
+    const ended = await waitForEvent(events, (event) => event.phase === "job");
+    expect(ended).toMatchObject({
+      phase: "job",
+      async: true,
+      jobId,
+      result: { success: true, stats: { commands: { tick: 1 } } },
+      script: { code: 'return dispatch("tick")' },
+    });
+    const submitted = events.find((event) => event.async === true && event.phase === "call");
+    expect(submitted?.jobId).toBe(jobId);
+
+    await client.callTool({
+      name: "dcc_execute",
+      arguments: { job_id: jobId, job_action: "result" },
+    });
+    expect(events.at(-1)).toMatchObject({ jobId, jobAction: "result" });
+    expect(events.at(-1)?.script).toBeUndefined();
+  });
+
   it("hosts several executors under distinct names", async () => {
     const maya = createTestExecutor("maya");
     const blender = createTestExecutor("blender");
@@ -388,3 +443,15 @@ describe.each(revisions)("tool schemas follow the executor's limits (%s)", (revi
     expect(refused.content[0]?.text).toContain("limit must be between 1 and 5");
   });
 });
+
+/** Waits (bounded, as a hang guard) for an event matching `predicate`. */
+async function waitForEvent(
+  events: readonly DccToolCallEvent[],
+  predicate: (event: DccToolCallEvent) => boolean,
+): Promise<DccToolCallEvent | undefined> {
+  const deadline = Date.now() + 60_000;
+  while (!events.some(predicate) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return events.find(predicate);
+}

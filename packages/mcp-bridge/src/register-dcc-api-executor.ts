@@ -1,8 +1,9 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
-import type { DccToolCallObserver } from "./dcc-tool-call-event.ts";
+import type { DccToolCallEvent, DccToolCallObserver } from "./dcc-tool-call-event.ts";
 import { clientNameOf, tokenLabelOf } from "./internal/call-identity.ts";
-import { runExecuteCall } from "./internal/execute-call.ts";
+import { callScript } from "./internal/call-script.ts";
+import { type ExecuteCallFacts, runExecuteCall } from "./internal/execute-call.ts";
 import { runJobAction } from "./internal/job-actions.ts";
 import { trackLogLevel } from "./internal/log-level.ts";
 import { withSearchHitFields } from "./internal/search-hits.ts";
@@ -83,6 +84,7 @@ export function registerDccApiExecutor(
     startedAt: number,
     result: BridgeResult,
     extra: ServerContext,
+    details: Partial<DccToolCallEvent> = {},
   ): void => {
     if (options.onToolCall === undefined) return;
     try {
@@ -95,6 +97,8 @@ export function registerDccApiExecutor(
         sessionId: extra.sessionId,
         tokenLabel: tokenLabelOf(extra),
         clientName: clientNameOf(server),
+        phase: "call",
+        ...details,
       });
     } catch {
       // An observer's failure must never fail the call it watches.
@@ -151,18 +155,45 @@ export function registerDccApiExecutor(
       executor.limits,
       async (args, extra) => {
         const startedAt = performance.now();
-        const result =
-          args.job_id !== undefined || args.job_action !== undefined
-            ? await runJobAction(args, { jobs, dccName, executeToolName })
-            : await runExecuteCall(executor, args, extra, {
+        const jobAction = args.job_id !== undefined || args.job_action !== undefined;
+        const facts: ExecuteCallFacts = {};
+        const async = args.async === true || isAsyncMeta(extra.mcpReq._meta);
+        const result = jobAction
+          ? await runJobAction(args, { jobs, dccName, executeToolName })
+          : await runExecuteCall(
+              executor,
+              args,
+              extra,
+              {
                 jobs,
                 executeToolName,
                 logLevel,
                 progressIntervalMs: options.progressIntervalMs ?? 50,
                 maxLogNotifications: options.maxLogNotifications ?? 200,
                 maxResultChars,
-              });
-        observe(executeToolName, "execute", startedAt, result, extra);
+                onJobFinished: (jobId, jobResult, durationMs) =>
+                  observe(
+                    executeToolName,
+                    "execute",
+                    performance.now() - durationMs,
+                    jobResult,
+                    extra,
+                    {
+                      phase: "job",
+                      jobId,
+                      async: true,
+                      script: callScript(args, jobResult),
+                    },
+                  ),
+              },
+              facts,
+            );
+        observe(executeToolName, "execute", startedAt, result, extra, {
+          jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),
+          ...(jobAction
+            ? { jobAction: args.job_action }
+            : { async, script: callScript(args, result) }),
+        });
         return toToolResult(result, maxResultChars);
       },
     );
@@ -171,6 +202,20 @@ export function registerDccApiExecutor(
     throw new McpBridgeError({ code: "INVALID_CONFIG", message: errorText(error), cause: error });
   }
   return { searchToolName, executeToolName, jobs };
+}
+
+/** The job id of an async call's handle. */
+function jobIdOf(result: BridgeResult): string | undefined {
+  const jobId = result["job_id"];
+  return typeof jobId === "string" ? jobId : undefined;
+}
+
+/** Whether the request's `_meta.dcc.async` asked for a job (as the execute call reads it). */
+function isAsyncMeta(meta: Record<string, unknown> | undefined): boolean {
+  const dcc = meta?.["dcc"];
+  return (
+    dcc !== null && typeof dcc === "object" && (dcc as Record<string, unknown>)["async"] === true
+  );
 }
 
 function errorText(error: unknown): string {

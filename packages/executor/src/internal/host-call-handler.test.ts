@@ -18,6 +18,26 @@ describe("DccApiExecutor.execute: dispatch", () => {
     );
     expect(result).toMatchObject({ success: true, output: { a: 3, b: 6, e: [1, "x"] } });
     expect(result.stats.dispatchCalls).toBe(3);
+    expect(result.stats.commands).toEqual({ add: 2, echo: 1 });
+  });
+
+  it("counts commands by name, bounded: names past the first 200 count as (other)", async () => {
+    const none = await executor.execute("return 1");
+    expect(none.stats.commands).toBeUndefined();
+    // Unknown names are refused by the dispatcher but were still asked for.
+    const many = await executor.execute(
+      'for (let i = 0; i < 205; i++) { try { dispatch("made.up." + i, {}) } catch {} }\n' +
+        'try { dispatch("x".repeat(129), {}) } catch {}\ndispatch("add", { a: 1, b: 1 }); return 1',
+    );
+    expect(many.success).toBe(true);
+    const commands = many.stats.commands ?? {};
+    expect(Object.keys(commands)).toHaveLength(201);
+    expect(commands["made.up.0"]).toBe(1);
+    expect(commands["made.up.199"]).toBe(1);
+    expect(commands["made.up.200"]).toBeUndefined();
+    // 5 names past the bound, the over-long one, and add (first called after the bound).
+    expect(commands["(other)"]).toBe(7);
+    expect(many.stats.dispatchCalls).toBe(207);
   });
 
   it("throws a catchable error carrying command, code and message", async () => {

@@ -5,6 +5,7 @@ import { CommandError } from "../command-error.ts";
 import { commandErrorCodes } from "../command-error-code.ts";
 import { withImageSink } from "../host-image.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
+import { CommandCounts } from "./command-counts.ts";
 import type { ImageStash } from "./image-stash.ts";
 import { errorReply, valueReply } from "./reply-text.ts";
 import type { ScriptTrace } from "./script-tracing.ts";
@@ -36,6 +37,8 @@ export interface HostCallHandler {
   onCall(name: string, argsJson: string): string | Promise<string>;
   /** Calls that reached the dispatcher. */
   readonly calls: number;
+  /** Those calls by command name (bounded, see {@link CommandCounts}); undefined for none. */
+  commands(): Record<string, number> | undefined;
   /** Commands started and not settled yet. */
   readonly inFlight: number;
   /** Settles once no command is in flight. */
@@ -52,6 +55,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       : (command: string, value: unknown): string =>
           withImageSink(images.add, () => valueReply(command, value));
   let calls = 0;
+  const counts = new CommandCounts();
   let inFlight = 0;
   const waiters: Array<() => void> = [];
   const settled = (): void => {
@@ -90,6 +94,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
     get calls() {
       return calls;
     },
+    commands: () => counts.toJSON(),
     get inFlight() {
       return inFlight;
     },
@@ -120,6 +125,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
         });
       }
       calls++;
+      counts.add(name);
       const scriptContext = trace?.context;
       const beginning =
         scriptContext === undefined || beforeCall === undefined

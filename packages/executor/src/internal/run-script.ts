@@ -11,6 +11,7 @@ import type {
   ExecuteFailure,
   ExecuteLimitName,
   ExecuteResult,
+  ExecuteStats,
   ExecuteSuccess,
   JsonValue,
 } from "../execute-result.ts";
@@ -89,9 +90,11 @@ async function runTraced(
   const startedAt = performance.now();
   const { limits, dccName } = target;
   let hostCalls = 0;
-  const stats = (dispatchCalls = hostCalls) => ({
+  let commands: Record<string, number> | undefined;
+  const stats = (dispatchCalls = hostCalls): ExecuteStats => ({
     durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
     dispatchCalls,
+    ...(commands === undefined ? {} : { commands }),
   });
   const failure = (
     errorCode: ExecuteErrorCode,
@@ -178,6 +181,7 @@ async function runTraced(
     cancel.dispose();
   }
   hostCalls = host.calls;
+  commands = host.commands();
 
   const hostStillRunning =
     host.inFlight > 0 || (outcome.status === "error" && outcome.hostCallOpen === true);

@@ -25,6 +25,13 @@ export interface ExecuteCallSettings {
   progressIntervalMs: number;
   maxLogNotifications: number;
   maxResultChars: number;
+  /** Told when an async job this server ran has finished (with its id and run time, in ms). */
+  onJobFinished?: (jobId: string, result: BridgeResult, durationMs: number) => void;
+}
+
+/** What a call learnt that its envelope does not say: the server-owned id of a sync script. */
+export interface ExecuteCallFacts {
+  jobId?: string;
 }
 
 type Extra = ServerContext;
@@ -35,6 +42,7 @@ export async function runExecuteCall(
   args: ExecuteArguments,
   extra: Extra,
   settings: ExecuteCallSettings,
+  facts: ExecuteCallFacts = {},
 ): Promise<BridgeResult> {
   const dccName = executor.dccName;
   const problem = argumentProblem(executor, args);
@@ -60,8 +68,9 @@ export async function runExecuteCall(
 
   if (args.async === true || meta.async) {
     // The store keeps the shaped result, so retained jobs stay bounded in size too.
-    const record = settings.jobs.startJob(runOptions, async (context) =>
-      fitResult(
+    const record = settings.jobs.startJob(runOptions, async (context) => {
+      const startedAt = performance.now();
+      const result = fitResult(
         await runScript(
           executor,
           args,
@@ -71,8 +80,10 @@ export async function runExecuteCall(
           settings.executeToolName,
         ),
         settings.maxResultChars,
-      ),
-    );
+      );
+      settings.onJobFinished?.(context.jobId, result, performance.now() - startedAt);
+      return result;
+    });
     if (record === undefined) return busy(dccName, "jobs");
     return jobStarted(record, dccName, settings.executeToolName);
   }
@@ -89,8 +100,9 @@ export async function runExecuteCall(
     const queue = settings.jobs.syncCallsOnQueue ? settings.jobs.queue : undefined;
     const result = await settings.jobs.runCall(
       { ...runOptions, signal: extra.mcpReq.signal },
-      (context) =>
-        queue !== undefined
+      (context) => {
+        facts.jobId = context.jobId;
+        return queue !== undefined
           ? runQueuedCall(queue, context, {
               submission: jobSubmission(args, {
                 ...runOptions,
@@ -109,7 +121,8 @@ export async function runExecuteCall(
               { onProgress: notifier.onProgress, onLog: notifier.onLog },
               extra.sessionId,
               settings.executeToolName,
-            ),
+            );
+      },
     );
     return result ?? busy(dccName, "scripts");
   } finally {

@@ -102,6 +102,8 @@ export class ServerMetrics {
 
   /** Counts one finished tool call. */
   record(event: DccToolCallEvent): void {
+    // A job's end is not a call: its call was counted when it was submitted.
+    if (event.phase === "job") return;
     const labels = { tool: event.tool, dcc: event.dccName };
     this.#calls.inc({ ...labels, outcome: this.#outcome(event) });
     this.#durations.observe(labels, event.durationMs / 1000);
