@@ -1,0 +1,212 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { revisions } from "@dcc/mcp-test-clients";
+import { Registry } from "prom-client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
+import { type AuditLog, createAuditLog } from "./audit-log.ts";
+import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
+
+let folder: string;
+let harness: HttpHarness | undefined;
+let log: AuditLog | undefined;
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), "dcc-audit-"));
+});
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await log?.close();
+  log = undefined;
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function lines(file: string): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(file, "utf8");
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function event(index: number): DccToolCallEvent {
+  return {
+    tool: "dcc_execute",
+    kind: "execute",
+    dccName: "maya",
+    result: { success: true, message: "ok", stats: { dispatchCalls: 1, commands: { tick: 1 } } },
+    durationMs: 1,
+    sessionId: undefined,
+    jobId: `job-${String(index).padStart(4, "0")}`,
+    script: { code: `return ${index};`, sha256: "0".repeat(64) },
+  };
+}
+
+describe.each(revisions)("audit log over MCP (%s)", (revision) => {
+  it("writes a line per call: success, failure, async submission and end, cancel", async () => {
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 0 });
+    harness = await startHttpHarness({ onToolCall: log.record }, { revision });
+    const client = await harness.connect();
+    const execute = (args: Record<string, unknown>) =>
+      client.callTool({ name: "dcc_execute", arguments: args }) as Promise<{
+        structuredContent?: Record<string, unknown>;
+      }>;
+    await execute({ code: 'dispatch("tick"); dispatch("tick"); return 1' });
+    await execute({ code: "throw new Error('boom')" });
+    const job = await execute({ code: 'return dispatch("tick")', async: true });
+    const jobId = job.structuredContent?.["job_id"] as string;
+    await waitUntil(() => harness?.test.results.length === 3);
+    const blocked = await execute({ code: 'dispatch("block"); return 1', async: true });
+    const blockedId = blocked.structuredContent?.["job_id"] as string;
+    await execute({ job_id: blockedId, job_action: "cancel" });
+    await waitUntil(() => harness?.test.results.length === 4);
+    await log.close();
+
+    const written = await lines(file);
+    const calls = written.filter((line) => line["event"] === "call");
+    const jobs = written.filter((line) => line["event"] === "job");
+    for (const line of written) {
+      expect(line).toMatchObject({ v: 1, tool: "dcc_execute", dcc: "maya", client: "test-client" });
+      expect(new Date(line["time"] as string).toISOString()).toBe(line["time"]);
+      expect(line["session"]).toEqual(revision === "2025-11-25" ? expect.any(String) : "-");
+      expect(line["duration_ms"]).toEqual(expect.any(Number));
+    }
+    expect(calls[0]).toMatchObject({
+      script: 'dispatch("tick"); dispatch("tick"); return 1',
+      script_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      job_id: expect.any(String),
+      async: false,
+      outcome: { success: true, errorCode: null, completion: "complete" },
+      dispatches: 2,
+      commands: { tick: 2 },
+    });
+    expect(calls[1]).toMatchObject({
+      outcome: { success: false, errorCode: "SCRIPT_ERROR", completion: "complete" },
+      dispatches: 0,
+      commands: null,
+    });
+    expect(calls[2]).toMatchObject({ job_id: jobId, async: true, outcome: { success: true } });
+    expect(jobs.find((line) => line["job_id"] === jobId)).toMatchObject({
+      async: true,
+      outcome: { success: true, completion: "complete" },
+      commands: { tick: 1 },
+    });
+    expect(calls.find((line) => line["job_action"] === "cancel")).toMatchObject({
+      job_id: blockedId,
+    });
+    expect(jobs.find((line) => line["job_id"] === blockedId)).toMatchObject({
+      outcome: { success: false, errorCode: "CANCELLED" },
+    });
+    expect(log.dropped).toBe(0);
+    expect(log.written).toBe(written.length);
+  });
+});
+
+describe("audit log file", () => {
+  it("leaves the script text out when asked, keeping its hash", async () => {
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 0, script: false });
+    log.record(event(1));
+    await log.close();
+    const [line] = await lines(file);
+    expect(line).toMatchObject({ script_sha256: "0".repeat(64), job_id: "job-0001" });
+    expect(line).not.toHaveProperty("script");
+  });
+
+  it("masks secret-looking parameters of a file_path call", async () => {
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 0 });
+    log.record({
+      ...event(1),
+      script: {
+        filePath: "/scripts/publish.js",
+        params: { shot: "sh010", password: "hunter2-hunter2", nested: { apiKey: "k-123456" } },
+      },
+    });
+    await log.close();
+    const text = await readFile(file, "utf8");
+    expect(JSON.parse(text)).toMatchObject({
+      file_path: "/scripts/publish.js",
+      params: { shot: "sh010", password: "[redacted]", nested: { apiKey: "[redacted]" } },
+    });
+    expect(text).not.toContain("hunter2");
+    expect(text).not.toContain("k-123456");
+  });
+
+  it("rotates at the size bound and keeps maxFiles files", async () => {
+    const file = join(folder, "audit.jsonl");
+    const maxBytes = 2000;
+    log = await createAuditLog({ file, maxBytes, maxFiles: 3 });
+    for (let index = 0; index < 40; index++) {
+      log.record(event(index));
+      // One line at a time, so each rotation falls exactly where the bound was reached.
+      await log.flush();
+    }
+    await log.close();
+    const names = () =>
+      readdir(folder).then((all) => all.filter((name) => name.startsWith("audit.")));
+    // Older files are removed in the background once a rotation is done (bounded wait).
+    const deadline = Date.now() + 10_000;
+    while ((await names()).length > 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const kept = (await names()).sort((a, b) => Number(a.split(".")[1]) - Number(b.split(".")[1]));
+    expect(kept).toHaveLength(3);
+    expect(kept.every((name) => /^audit\.\d+\.jsonl$/.test(name))).toBe(true);
+    const ids: string[] = [];
+    for (const [position, name] of kept.entries()) {
+      const content = await lines(join(folder, name));
+      const size = (await stat(join(folder, name))).size;
+      if (position < kept.length - 1) {
+        // A closed file reached the bound with its last line, and not before it.
+        const lastLine = `${JSON.stringify(content.at(-1))}\n`;
+        expect(size).toBeGreaterThanOrEqual(maxBytes);
+        expect(size - Buffer.byteLength(lastLine)).toBeLessThan(maxBytes);
+      }
+      ids.push(...content.map((line) => line["job_id"] as string));
+    }
+    // The newest lines, in order, ending with the last one.
+    expect(ids.at(-1)).toBe("job-0039");
+    expect(ids).toEqual([...ids].sort());
+    expect(log.written).toBe(40);
+  });
+
+  it("only warns once and counts dropped lines when the disk is full", async () => {
+    const warnings: string[] = [];
+    const registry = new Registry();
+    log = await createAuditLog({
+      file: "/dev/full",
+      maxBytes: 0,
+      registry,
+      onWarning: (message) => warnings.push(message),
+    });
+    for (let index = 0; index < 3; index++) log.record(event(index));
+    await log.flush();
+    log.record(event(4));
+    await log.flush();
+    expect(log.dropped).toBe(4);
+    expect(log.written).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Audit log \/dev\/full cannot be written \(ENOSPC\)/);
+    const metric = await registry.getSingleMetricAsString("dcc_audit_lines_dropped_total");
+    expect(metric).toMatch(/^dcc_audit_lines_dropped_total 4$/m);
+  });
+
+  it("only warns once for a path that cannot be created", async () => {
+    const blocker = join(folder, "a-file");
+    await writeFile(blocker, "not a folder");
+    const warnings: string[] = [];
+    log = await createAuditLog({
+      file: join(blocker, "audit.jsonl"),
+      onWarning: (message) => warnings.push(message),
+    });
+    log.record(event(1));
+    log.record(event(2));
+    await log.flush();
+    expect(await waitUntil(() => log?.dropped === 2)).toBe(true);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cannot be written \((ENOTDIR|EEXIST)\)/);
+  });
+});

@@ -1,0 +1,104 @@
+// One audit line from a tool-call event: a fixed schema (version `v`), the facts a studio needs
+// after the fact, and nothing secret. Tokens never reach the event (only their label does);
+// parameters whose names look secret are masked; the script's environment is never recorded.
+import type { DccToolCallEvent } from "../dcc-tool-call-event.ts";
+
+/** The schema version of {@link AuditLine}; raised when a field changes meaning or type. */
+export const auditLineVersion = 1;
+
+/** One JSON line of the audit log; the README documents every field. */
+export interface AuditLine {
+  v: number;
+  time: string;
+  event: "call" | "job";
+  session: string;
+  client: string;
+  tool: string;
+  dcc: string;
+  kind: "search" | "execute";
+  job_id: string | null;
+  job_action?: string;
+  async?: boolean;
+  script_sha256?: string;
+  script?: string;
+  file_path?: string;
+  params?: unknown;
+  outcome: { success: boolean; errorCode: string | null; completion: string | null };
+  dispatches: number | null;
+  commands: Record<string, number> | null;
+  files_written?: string[];
+  rolled_back?: boolean;
+  duration_ms: number;
+}
+
+const secretName = /pass(word|wd|phrase)?|secret|token|api[-_]?key|credential|auth/i;
+const maxDepth = 8;
+
+/** The audit line of `event`; `withScript: false` leaves the script's text out (its hash stays). */
+export function auditLine(
+  event: DccToolCallEvent,
+  withScript: boolean,
+  now: Date = new Date(),
+): AuditLine {
+  const result = event.result as Record<string, unknown>;
+  const stats = objectOr(result["stats"]);
+  const report = objectOr(result["transaction"]) ?? objectOr(result["rollback"]);
+  const script = event.script;
+  const line: AuditLine = {
+    v: auditLineVersion,
+    time: now.toISOString(),
+    event: event.phase ?? "call",
+    session: event.sessionId ?? "-",
+    client: event.tokenLabel ?? event.clientName ?? "-",
+    tool: event.tool,
+    dcc: event.dccName,
+    kind: event.kind,
+    job_id: event.jobId ?? null,
+    outcome: {
+      success: result["success"] === true,
+      errorCode: typeof result["errorCode"] === "string" ? result["errorCode"] : null,
+      completion: typeof result["completion"] === "string" ? result["completion"] : null,
+    },
+    dispatches: typeof stats?.["dispatchCalls"] === "number" ? stats["dispatchCalls"] : null,
+    commands: commandCounts(stats?.["commands"]),
+    duration_ms: Math.round(event.durationMs * 1000) / 1000,
+  };
+  if (event.jobAction !== undefined) line.job_action = event.jobAction;
+  if (event.async !== undefined) line.async = event.async;
+  if (script?.sha256 !== undefined) line.script_sha256 = script.sha256;
+  if (withScript && script?.code !== undefined) line.script = script.code;
+  if (script?.filePath !== undefined) line.file_path = script.filePath;
+  if (script?.params !== undefined) line.params = masked(script.params, 0);
+  const files = report?.["filesWritten"];
+  if (Array.isArray(files)) line.files_written = files.map(String);
+  if (typeof report?.["rolledBack"] === "boolean") line.rolled_back = report["rolledBack"];
+  return line;
+}
+
+function objectOr(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function commandCounts(value: unknown): Record<string, number> | null {
+  const counts = objectOr(value);
+  if (counts === undefined) return null;
+  const plain: Record<string, number> = {};
+  for (const [name, count] of Object.entries(counts)) {
+    if (typeof count === "number") plain[name] = count;
+  }
+  return plain;
+}
+
+/** A copy of `value` with the values of secret-looking keys replaced. */
+function masked(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= maxDepth) return "[…]";
+  if (Array.isArray(value)) return value.map((item) => masked(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    copy[key] = secretName.test(key) ? "[redacted]" : masked(item, depth + 1);
+  }
+  return copy;
+}
