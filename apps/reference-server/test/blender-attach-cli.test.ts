@@ -2,13 +2,14 @@
 // DCC Link add-on, and the CLI attached to it with --blender-attach (its connection file, and
 // auto, which finds the file where the add-on writes it). Through MCP on both revisions, a script
 // changes the scene and sees it in a capture.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { linkPythonPath } from "@dcc/link";
 import { revisions, type TestClient, type ToolResult } from "@dcc/mcp-test-clients";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { decode } from "fast-png";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,9 +22,6 @@ import {
   until,
 } from "./__fixtures__/mcp-helpers.ts";
 
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
-const describeWithBlender = hasBlender || requireBlender ? describe : describe.skip;
 const addonScripts = fileURLToPath(new URL("../../../packages/blender/python", import.meta.url));
 
 /** The images of a tool result, decoded. */
@@ -73,6 +71,7 @@ describeWithBlender(
     });
 
     beforeAll(async () => {
+      assertBlender();
       folder = mkdtempSync(join(tmpdir(), "dcc-cli-attach-"));
       mkdirSync(join(folder, "tmp"), { mode: 0o700 });
       const { DCC_BLENDER_LINK_DIR: _unset, ...env } = process.env;

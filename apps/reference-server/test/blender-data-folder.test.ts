@@ -1,21 +1,15 @@
 // The five ways out of the data folder found in issue 31, tried over MCP against a real Blender:
 // each is refused, nothing appears (or is read) outside the data folder, and the same
 // operations with paths inside it write and read there.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlenderAdapterOptions, createBlenderAdapter } from "@dcc/blender";
 import type { TestClient } from "@dcc/mcp-test-clients";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp, execute } from "./__fixtures__/mcp-helpers.ts";
-
-const installCommand = "apt-get install -y blender python3-numpy xvfb";
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
-const describeWithBlender = hasBlender || requireBlender ? describe : describe.skip;
-const suffix = hasBlender ? "" : ` (no Blender: ${installCommand})`;
 
 /** Every file under `folder`, relative to it, sorted. */
 function filesUnder(folder: string): string[] {
@@ -65,7 +59,7 @@ const configurations: Array<[string, Partial<BlenderAdapterOptions>]> = [
 ];
 
 for (const [label, adapterOptions] of configurations) {
-  describeWithBlender(`the data folder holds over MCP (${label})${suffix}`, () => {
+  describeWithBlender(`the data folder holds over MCP (${label})`, () => {
     let server: ReferenceServer;
     let client: TestClient;
     let root: string;
@@ -82,8 +76,7 @@ for (const [label, adapterOptions] of configurations) {
     };
 
     beforeAll(async () => {
-      if (!hasBlender)
-        throw new Error(`DCC_REQUIRE_BLENDER=1 but Blender cannot run: ${installCommand}`);
+      assertBlender();
       root = mkdtempSync(join(tmpdir(), "dcc-data-folder-"));
       dataDir = join(root, "data");
       outside = join(root, "outside");

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { TestClient } from "@dcc/mcp-test-clients";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import {
@@ -16,22 +17,7 @@ import {
   until,
 } from "./__fixtures__/mcp-helpers.ts";
 
-const installCommand = "apt-get install -y blender python3-numpy xvfb";
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
-const describeWithBlender = hasBlender || requireBlender ? describe : describe.skip;
-const suffix = hasBlender ? "" : ` (no Blender: ${installCommand})`;
-if (!hasBlender && !requireBlender) {
-  console.warn(
-    `Blender is not installed: the Blender end-to-end tests are skipped (${installCommand}).`,
-  );
-}
-function assertBlender(): void {
-  if (!hasBlender)
-    throw new Error(`DCC_REQUIRE_BLENDER=1 but Blender cannot run: ${installCommand}`);
-}
-
-describeWithBlender(`the reference server serving Blender over Streamable HTTP${suffix}`, () => {
+describeWithBlender(`the reference server serving Blender over Streamable HTTP`, () => {
   let server: ReferenceServer;
   let client: TestClient;
   let dataDir: string;
@@ -90,7 +76,7 @@ describeWithBlender(`the reference server serving Blender over Streamable HTTP${
   });
 });
 
-describeWithBlender(`the reference server serving Maya and Blender together${suffix}`, () => {
+describeWithBlender(`the reference server serving Maya and Blender together`, () => {
   let server: ReferenceServer;
   let client: TestClient;
   let dataDir: string;
@@ -168,7 +154,7 @@ function blenderSessions(parent: number): { pid: number; sessionDir: string }[] 
   return found;
 }
 
-describeWithBlender(`the CLI serving Blender, stopped${suffix}`, () => {
+describeWithBlender(`the CLI serving Blender, stopped`, () => {
   beforeAll(() => assertBlender());
 
   it.each(["SIGTERM", "SIGINT"] as const)(

@@ -1,18 +1,13 @@
-import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlenderAdapter, createBlenderAdapter } from "@dcc/blender";
 import type { TestClient } from "@dcc/mcp-test-clients";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp, execute, processAlive, until } from "./__fixtures__/mcp-helpers.ts";
 
-const installCommand = "apt-get install -y blender python3-numpy xvfb";
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
-const describeWithBlender = hasBlender || requireBlender ? describe : describe.skip;
-const suffix = hasBlender ? "" : ` (no Blender: ${installCommand})`;
 const token = "readiness-token-0123456789";
 
 interface Readiness {
@@ -20,7 +15,7 @@ interface Readiness {
   body: { status: string; reasons?: string[]; adapters: Array<Record<string, string>> };
 }
 
-describeWithBlender(`readiness while Blender restarts${suffix}`, { timeout: 600_000 }, () => {
+describeWithBlender(`readiness while Blender restarts`, { timeout: 600_000 }, () => {
   let root: string;
   let gate: string;
   let launches: string;
@@ -36,8 +31,7 @@ describeWithBlender(`readiness while Blender restarts${suffix}`, { timeout: 600_
   };
 
   beforeAll(async () => {
-    if (!hasBlender)
-      throw new Error(`DCC_REQUIRE_BLENDER=1 but Blender cannot run: ${installCommand}`);
+    assertBlender();
     root = mkdtempSync(join(tmpdir(), "dcc-readiness-"));
     const dataDir = join(root, "data");
     mkdirSync(dataDir);

@@ -1,21 +1,19 @@
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TestClient } from "@dcc/mcp-test-clients";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp, execute } from "./__fixtures__/mcp-helpers.ts";
-
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
 
 const runFile = promisify(execFile);
 
 const objects = 'return dispatch("data.list", { collection: "objects" });';
 
-describe.runIf(hasBlender || requireBlender)(
+describeWithBlender(
   "scripts are transactions on a real Blender over MCP",
   { timeout: 300_000 },
   () => {
@@ -23,7 +21,7 @@ describe.runIf(hasBlender || requireBlender)(
     let client: TestClient;
     let dataDir: string;
     beforeAll(async () => {
-      if (!hasBlender) throw new Error("DCC_REQUIRE_BLENDER=1 but Blender cannot run");
+      assertBlender();
       dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-txn-"));
       server = await createReferenceServer({ port: 0, dcc: ["blender"], dataDir });
       client = await connectHttp(server.url as string);

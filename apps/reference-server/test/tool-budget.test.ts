@@ -1,15 +1,12 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assertBlender, hasBlender, requireBlender } from "@dcc/test-support";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServerOptions } from "../src/index.ts";
 import { connectHttp } from "./__fixtures__/mcp-helpers.ts";
-
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
 
 /** The o200k size of one server's whole `tools/list` answer, and of its two descriptions. */
 async function measure(options: ReferenceServerOptions): Promise<{ list: number; texts: number }> {
@@ -46,7 +43,7 @@ describe("the tools/list budget", { timeout: 300_000 }, () => {
   it.runIf(hasBlender || requireBlender)(
     "keeps --dcc blender's tools/list within 800 o200k tokens (640 today)",
     async () => {
-      if (!hasBlender) throw new Error("DCC_REQUIRE_BLENDER=1 but Blender cannot run");
+      assertBlender();
       const { list, texts } = await measure({ dcc: ["blender"] });
       expect(texts).toBeGreaterThan(100);
       expect(list).toBeLessThanOrEqual(800);

@@ -10,13 +10,12 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAdapterExecutor } from "@dcc/executor";
+import { assertBlender, describeWithBlender, processAlive } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import {
   type BlenderSession,
   busy,
   outputOf,
-  processAlive,
   startBlenderSession,
   watchMainThread,
 } from "./support/blender-session.ts";

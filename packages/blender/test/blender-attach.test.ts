@@ -6,10 +6,10 @@ import { fileURLToPath } from "node:url";
 import type { DccHostStatus } from "@dcc/executor";
 import { createAdapterExecutor } from "@dcc/executor";
 import { linkPythonPath } from "@dcc/link";
+import { assertBlender, describeWithBlender, processAlive, waitFor } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BlenderAdapter, createBlenderAdapter } from "../src/index.ts";
-import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
-import { processAlive, waitFor, watchMainThread } from "./support/blender-session.ts";
+import { watchMainThread } from "./support/blender-session.ts";
 
 const scriptsDir = fileURLToPath(new URL("../python", import.meta.url));
 

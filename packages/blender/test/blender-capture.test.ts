@@ -1,5 +1,5 @@
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import { type BlenderSession, startBlenderSession } from "./support/blender-session.ts";
 import { distinctPixels, resultImages } from "./support/decoded-image.ts";
 

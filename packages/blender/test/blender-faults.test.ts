@@ -6,17 +6,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdapterExecutor } from "@dcc/executor";
 import { DccProcess } from "@dcc/link";
+import {
+  assertBlender,
+  describeWithBlender,
+  processAlive,
+  processesOf,
+  waitFor,
+} from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BlenderNotFoundError, createBlenderAdapter } from "../src/index.ts";
-import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import {
   type BlenderSession,
   busy,
   outputOf,
-  processAlive,
-  processesOf,
   startBlenderSession,
-  waitFor,
   watchMainThread,
 } from "./support/blender-session.ts";
 import { runSandboxTests } from "./support/bwrap-available.ts";

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlenderWindow } from "../src/index.ts";
-import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 import { type BlenderSession, startBlenderSession } from "./support/blender-session.ts";
 import { bwrapInstallCommand, runSandboxTests } from "./support/bwrap-available.ts";
 

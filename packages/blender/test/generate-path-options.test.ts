@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { beforeAll, expect, it } from "vitest";
 import { PATH_OPTIONS_OUTPUT_PATH, pathOptionsText } from "../scripts/generate-path-options.mjs";
-import { assertBlender, describeWithBlender } from "./support/blender-available.ts";
 
 describeWithBlender("the generated path options", () => {
   beforeAll(() => {

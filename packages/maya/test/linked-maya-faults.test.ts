@@ -6,14 +6,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processAlive, processesOf, waitFor } from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type MayaSession,
-  processAlive,
-  processesOf,
-  startMayaSession,
-  waitFor,
-} from "./support/maya-session.ts";
+import { type MayaSession, startMayaSession } from "./support/maya-session.ts";
 
 const caught = (code: string): string =>
   `try { ${code}; return "returned"; } catch (e) { return { code: e.code, completion: e.completion, message: e.message }; }`;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -55,45 +55,6 @@ export async function startBlenderSession(
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Resolves once `check()` is true; rejects with `what` after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  check: () => boolean,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Whether a process with this id exists. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Ids of live processes whose environment names `sessionDir` (a Blender and its wrappers). */
-export function processesOf(sessionDir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(sessionDir))
-        found.push(Number(entry));
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return found;
 }
 
 /** The output of a script that must have succeeded, typed as the test expects it. */

@@ -1,6 +1,6 @@
 // A linked Maya adapter over the stand-in `mayapy`, with its executor, data folder and the
 // scene server behind the stand-in; `close()` ends all of them.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -80,44 +80,4 @@ export async function startMayaSession(
       await cleanup();
     },
   };
-}
-
-/** Resolves once `check()` is true; rejects naming `what` after `timeoutMs` (a hang guard). */
-export async function waitFor(
-  what: string,
-  check: () => boolean,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Whether a process with this id exists. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Ids of the processes whose environment names `sessionDir` (a host and its children). */
-export function processesOf(sessionDir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(sessionDir)) {
-        found.push(Number(entry));
-      }
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return found;
 }
