@@ -32,6 +32,7 @@ try {
     ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),
     ...(config.tokens === undefined ? {} : { tokens: config.tokens }),
+    ...(config.farm === undefined ? {} : { farm: config.farm }),
   });
 } catch (error) {
   process.stderr.write(`dcc-reference-server: could not start: ${(error as Error).message}\n`);
@@ -56,10 +57,17 @@ const stop = (signal: string): void => {
 };
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
+// A farm's Redis that does not answer is said now (bounded); /readyz says it until it answers.
+await server.jobQueue?.ready().catch((error: unknown) => {
+  process.stderr.write(
+    `dcc reference server: the farm's queue is unavailable (${(error as Error).message}); scripts answer JOB_QUEUE_UNAVAILABLE and /readyz 503 until it answers\n`,
+  );
+});
 // The ready line comes last: whoever reads it may signal this process at once.
 const where = server.url === undefined ? "MCP over stdio" : `MCP at ${server.url}`;
+const farmNote = config.farm === undefined ? "" : ", catalog only: scripts run on the farm";
 process.stderr.write(
-  `dcc reference server (${dccLabels(config.dcc, undefined, config)}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
+  `dcc reference server (${dccLabels(config.dcc, undefined, config)}${farmNote}) ready: ${where} (scene files in ${config.dataDir}); Ctrl-C to stop\n`,
 );
 
 void server.closed.then(() => {

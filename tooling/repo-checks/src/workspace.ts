@@ -19,7 +19,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   "@dcc/mcp-bridge": 5,
   // A JobQueue for the bridge and workers that own an adapter: above both, never imported by them.
   "@dcc/farm": 6,
-  "@dcc/reference-server": 6,
+  // The app on top: it may use every package, the farm among them (`--farm`).
+  "@dcc/reference-server": 7,
   "@dcc/example-echo": 6,
   "@dcc/example-linked": 6,
 };

@@ -15,6 +15,11 @@ export interface AdapterSettings {
    * the add-on's `connection.json` (`"auto"` is resolved to one by `createReferenceServer`).
    */
   blenderAttach?: string | undefined;
+  /**
+   * Serve each DCC's catalog and tool texts only, starting no host (a farm's front end, whose
+   * scripts run on workers): the reason its host commands give. See `createCatalogOnlyAdapter`.
+   */
+  catalogOnly?: string | undefined;
 }
 
 /**

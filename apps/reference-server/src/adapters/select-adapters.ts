@@ -1,4 +1,4 @@
-import type { DccAdapter } from "@dcc/executor";
+import { createCatalogOnlyAdapter, type DccAdapter } from "@dcc/executor";
 import {
   type AdapterSettings,
   defaultDcc,
@@ -34,15 +34,20 @@ export function checkDccNames(
   return [...names];
 }
 
-/** Fresh adapters for the named DCCs (the default one when `names` is undefined). */
+/**
+ * Fresh adapters for the named DCCs (the default one when `names` is undefined); catalog-only
+ * ones, which start no host, with `settings.catalogOnly`.
+ */
 export function selectAdapters(
   names: readonly string[] | undefined,
   settings: AdapterSettings,
   registry: Readonly<Record<string, KnownAdapter>> = knownAdapters,
 ): DccAdapter[] {
-  return checkDccNames(names ?? [defaultDcc], registry).map((name) =>
-    (registry[name] as KnownAdapter).create(settings),
-  );
+  return checkDccNames(names ?? [defaultDcc], registry).map((name) => {
+    const adapter = (registry[name] as KnownAdapter).create(settings);
+    const reason = settings.catalogOnly;
+    return reason === undefined ? adapter : createCatalogOnlyAdapter(adapter, { reason });
+  });
 }
 
 /** How the start-up line names the DCCs, e.g. `simulated Maya`. */

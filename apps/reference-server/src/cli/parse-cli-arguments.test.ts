@@ -80,6 +80,44 @@ describe("parseCliArguments", () => {
     }
   });
 
+  it("reads the farm's Redis from --farm or DCC_FARM_REDIS_URL, its password only from DCC_FARM_REDIS_PASSWORD", () => {
+    expect(parseCliArguments(["--farm", "redis://farm-redis:6379"], {}, "/").farm).toEqual({
+      url: "redis://farm-redis:6379",
+    });
+    expect(
+      parseCliArguments(
+        ["--farm-prefix", "studio"],
+        { DCC_FARM_REDIS_URL: "rediss://ops@farm-redis:6380/2", DCC_FARM_REDIS_PASSWORD: "pw" },
+        "/",
+      ).farm,
+    ).toEqual({ url: "rediss://ops@farm-redis:6380/2", password: "pw", prefix: "studio" });
+    expect(parseCliArguments([], { DCC_FARM_PREFIX: "x" }, "/").farm).toBeUndefined();
+    const refused = (argv: string[], env: Record<string, string> = {}): string => {
+      try {
+        parseCliArguments(argv, env, "/");
+      } catch (error) {
+        expect(error).toBeInstanceOf(CliUsageError);
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    const inUrl = refused(["--farm", "redis://:hunter2-secret@farm-redis:6379"]);
+    expect(inUrl).toMatch(/holds a password: leave it out and set DCC_FARM_REDIS_PASSWORD/);
+    expect(inUrl).not.toContain("hunter2-secret");
+    const fromEnv = refused([], { DCC_FARM_REDIS_URL: "redis://ops:hunter2-secret@farm-redis" });
+    expect(fromEnv).toMatch(/holds a password/);
+    expect(fromEnv).not.toContain("hunter2-secret");
+    expect(refused(["--farm", "http://farm-redis"])).toMatch(/redis:\/\/ or rediss:\/\/ URL/);
+    expect(refused(["--farm", "not a url hunter2-secret"])).not.toContain("hunter2-secret");
+    expect(refused(["--farm", "redis://r"], { DCC_FARM_REDIS_PASSWORD: "" })).toMatch(
+      /DCC_FARM_REDIS_PASSWORD is set but empty/,
+    );
+    expect(refused(["--farm", "redis://r", "--farm-prefix", "a b"])).toMatch(/--farm-prefix/);
+    expect(refused(["--farm", "redis://r", "--blender-attach", "auto"])).toMatch(
+      /--farm runs scripts on the farm's workers/,
+    );
+  });
+
   it("defaults to HTTP on 127.0.0.1:8765 with scenes under the home folder", () => {
     expect(parseCliArguments([], {}, "/work")).toEqual({
       transport: "http",

@@ -2,10 +2,12 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
+import type { FarmRedisOptions } from "@dcc/farm";
 import { findMayapy, MayaNotFoundError } from "@dcc/maya";
 import type { LabelledToken } from "@dcc/mcp-bridge";
 import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
+import { FarmArgumentError, farmRedis } from "./farm-arguments.ts";
 import { parseTokensVariable, readTokensFile, TokensFileError } from "./labelled-tokens.ts";
 
 /** What the command line asked for. */
@@ -16,6 +18,8 @@ export interface CliConfig {
   token: string | undefined;
   /** Labelled tokens from `--tokens-file`, `DCC_MCP_TOKENS_FILE` or `DCC_MCP_TOKENS`. */
   tokens?: LabelledToken[];
+  /** The farm's Redis from `--farm`/`DCC_FARM_REDIS_URL` (password from `DCC_FARM_REDIS_PASSWORD`). */
+  farm?: FarmRedisOptions;
   /** The DCCs named by `--dcc` or `DCC_MCP_DCC`; undefined for the default (maya). */
   dcc: string[] | undefined;
   dataDir: string;
@@ -62,6 +66,12 @@ Options:
                     connection.json it wrote (env DCC_MAYA_ATTACH)
   --blender-attach <file|auto>  Drive your own Blender running the DCC Link add-on: its
                     connection.json, or auto to find it (env DCC_BLENDER_ATTACH)
+  --farm <redis url>  Front a farm: scripts (with or without async) go to the BullMQ queue on
+                    this Redis, where dcc-farm-worker processes run them; this server starts no
+                    DCC and serves its catalog and tool texts only (env DCC_FARM_REDIS_URL; the
+                    password only from DCC_FARM_REDIS_PASSWORD, never in the URL)
+  --farm-prefix <prefix>  The farm's key prefix, as the workers' --prefix (env DCC_FARM_PREFIX;
+                    default dcc)
   -h, --help        Show this help
 `;
 
@@ -73,10 +83,10 @@ export class CliUsageError extends Error {
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
  * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_TOKENS_FILE`, `DCC_MCP_TOKENS`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
- * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`) and then to the
- * defaults.
- * @throws {CliUsageError} for unknown flags, a bad port, an unknown or repeated DCC name, or a
- *   bad tokens file.
+ * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`,
+ * `DCC_FARM_REDIS_URL`, `DCC_FARM_REDIS_PASSWORD`, `DCC_FARM_PREFIX`) and then to the defaults.
+ * @throws {CliUsageError} for unknown flags, a bad port, an unknown or repeated DCC name, a
+ *   bad tokens file, or a bad farm URL (one with a password among them).
  */
 export function parseCliArguments(
   argv: readonly string[],
@@ -94,6 +104,8 @@ export function parseCliArguments(
         stdio: { type: "boolean" },
         token: { type: "string" },
         "tokens-file": { type: "string" },
+        farm: { type: "string" },
+        "farm-prefix": { type: "string" },
         "data-dir": { type: "string" },
         "scripts-dir": { type: "string" },
         "blender-window": { type: "string" },
@@ -166,8 +178,27 @@ export function parseCliArguments(
     }
   }
   const tokens = labelledTokens(values["tokens-file"] as string | undefined, env, cwd);
+  let farm: FarmRedisOptions | undefined;
+  try {
+    farm = farmRedis(
+      {
+        farm: values["farm"] as string | undefined,
+        prefix: values["farm-prefix"] as string | undefined,
+      },
+      env,
+    );
+  } catch (error) {
+    if (error instanceof FarmArgumentError) throw new CliUsageError(error.message);
+    throw error;
+  }
+  if (farm !== undefined && (blenderAttach !== undefined || maya.kind === "attach")) {
+    throw new CliUsageError(
+      "--farm runs scripts on the farm's workers; attaching drives a DCC of this machine: give one",
+    );
+  }
   return {
     ...(tokens === undefined ? {} : { tokens }),
+    ...(farm === undefined ? {} : { farm }),
     transport: values["stdio"] === true ? "stdio" : "http",
     port,
     host: (values["host"] as string | undefined) ?? env["DCC_MCP_HOST"] ?? "127.0.0.1",

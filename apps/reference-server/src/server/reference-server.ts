@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { type BlenderWindow, findBlenderConnection } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
+import type { FarmJobQueue, FarmRedisOptions } from "@dcc/farm";
 import {
   createDccServer,
   type DccAdapterRegistration,
@@ -9,6 +10,7 @@ import {
 } from "@dcc/mcp-bridge";
 import type { MayaChoice } from "../adapters/known-adapters.ts";
 import { selectAdapters } from "../adapters/select-adapters.ts";
+import { farmCatalogOnlyReason, serveFarm } from "./farm-front-end.ts";
 
 /** Options for {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -53,14 +55,20 @@ export interface ReferenceServerOptions {
   scriptsDir?: string;
   /** Overrides of the executor's sandbox limits. */
   limits?: Partial<ExecutorLimits>;
+  /**
+   * Front a farm: every script (async or not) is a job on the farm's BullMQ queue in this Redis,
+   * run by `dcc-farm-worker` processes; the DCCs named by `dcc` are served catalog-only, so no
+   * host starts here. `adapters`, when given, are served as they are.
+   */
+  farm?: FarmRedisOptions;
   /** stdio only: where requests come from. Default `process.stdin`. */
   stdin?: Readable;
   /** stdio only: where responses go. Default `process.stdout`. */
   stdout?: Writable;
 }
 
-/** A running reference server. */
-export type ReferenceServer = DccServer;
+/** A running reference server; with `farm`, also its queue (closed with the server). */
+export type ReferenceServer = DccServer & { readonly jobQueue?: FarmJobQueue };
 
 const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 
@@ -73,7 +81,7 @@ const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
-  const { dcc, adapters, dataDir, blenderWindow, maya, blenderAttach, ...rest } = options;
+  const { dcc, adapters, dataDir, blenderWindow, maya, blenderAttach, farm, ...rest } = options;
   const settings = {
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(blenderWindow === undefined ? {} : { blenderWindow }),
@@ -85,6 +93,20 @@ export async function createReferenceServer(
           blenderAttach: blenderAttach === "auto" ? await findBlenderConnection() : blenderAttach,
         }),
   };
+  if (farm !== undefined) {
+    const served =
+      adapters ?? selectAdapters(dcc, { ...settings, catalogOnly: farmCatalogOnlyReason });
+    return serveFarm({ redis: farm, adapters: served, scriptsDir: rest.scriptsDir }, (jobQueue) =>
+      createDccServer({
+        ...serverInfo,
+        startTimeoutMs: 180_000,
+        ...rest,
+        adapters: served,
+        jobQueue,
+        syncCallsOnQueue: true,
+      }),
+    );
+  }
   return createDccServer({
     ...serverInfo,
     startTimeoutMs: 180_000,
