@@ -4,6 +4,7 @@ import { encodeCall } from "./internal/encode-call.ts";
 import { bodyBytes } from "./internal/frame-codec.ts";
 import type { CloseReason, FramedConnection } from "./internal/framed-connection.ts";
 import { Heartbeat } from "./internal/heartbeat.ts";
+import { endLinkCallSpan, startLinkCallSpan } from "./internal/link-call-span.ts";
 import { openConnection } from "./internal/open-connection.ts";
 import { type ExpiryCode, PendingCall } from "./internal/pending-call.ts";
 import { cancelFrame, pingFrame, type ServerFrame } from "./internal/protocol.ts";
@@ -134,6 +135,16 @@ export class LinkClient {
     method: string,
     params: Readonly<Record<string, unknown>> = {},
     options: LinkCallOptions = {},
+  ): Promise<unknown> {
+    const span = startLinkCallSpan(method);
+    const promise = this.#call(method, params, options);
+    return span === undefined ? promise : endLinkCallSpan(span, promise);
+  }
+
+  #call(
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    options: LinkCallOptions,
   ): Promise<unknown> {
     const refuse = (code: LinkErrorCode, message: string): Promise<never> =>
       Promise.reject(new LinkError({ code, message, method, completion: "not_started" }));

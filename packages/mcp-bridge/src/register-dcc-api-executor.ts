@@ -7,6 +7,7 @@ import { type ExecuteCallFacts, runExecuteCall } from "./internal/execute-call.t
 import { runJobAction } from "./internal/job-actions.ts";
 import { trackLogLevel } from "./internal/log-level.ts";
 import { withSearchHitFields } from "./internal/search-hits.ts";
+import { type CallIdentity, startToolCallSpan } from "./internal/tool-call-trace.ts";
 import { executeDescription, searchDescription } from "./internal/tool-descriptions.ts";
 import { toToolResult } from "./internal/tool-result.ts";
 import { registerExecuteTool, registerSearchTool } from "./internal/tool-schemas.ts";
@@ -105,6 +106,12 @@ export function registerDccApiExecutor(
     }
   };
 
+  const identity = (extra: ServerContext): CallIdentity => ({
+    sessionId: extra.sessionId,
+    tokenLabel: tokenLabelOf(extra),
+    clientName: clientNameOf(server),
+  });
+
   try {
     registerSearchTool(
       server,
@@ -122,6 +129,9 @@ export function registerDccApiExecutor(
       executor.searchLimits,
       async ({ query, limit }, extra) => {
         const startedAt = performance.now();
+        const span = startToolCallSpan(searchToolName, dccName, extra.mcpReq._meta, () =>
+          identity(extra),
+        );
         let result: BridgeResult;
         try {
           result = { ...executor.search(query, limit === undefined ? {} : { limit }) };
@@ -133,6 +143,7 @@ export function registerDccApiExecutor(
             error: errorText(error),
           };
         }
+        span.end(result);
         observe(searchToolName, "search", startedAt, result, extra);
         return toToolResult(result, maxResultChars);
       },
@@ -158,36 +169,41 @@ export function registerDccApiExecutor(
         const jobAction = args.job_id !== undefined || args.job_action !== undefined;
         const facts: ExecuteCallFacts = {};
         const async = args.async === true || isAsyncMeta(extra.mcpReq._meta);
-        const result = jobAction
-          ? await runJobAction(args, { jobs, dccName, executeToolName })
-          : await runExecuteCall(
-              executor,
-              args,
-              extra,
-              {
-                jobs,
-                executeToolName,
-                logLevel,
-                progressIntervalMs: options.progressIntervalMs ?? 50,
-                maxLogNotifications: options.maxLogNotifications ?? 200,
-                maxResultChars,
-                onJobFinished: (jobId, jobResult, durationMs) =>
-                  observe(
-                    executeToolName,
-                    "execute",
-                    performance.now() - durationMs,
-                    jobResult,
-                    extra,
-                    {
-                      phase: "job",
-                      jobId,
-                      async: true,
-                      script: callScript(args, jobResult),
-                    },
-                  ),
-              },
-              facts,
-            );
+        const span = startToolCallSpan(executeToolName, dccName, extra.mcpReq._meta, () =>
+          identity(extra),
+        );
+        const result = await span.run(() =>
+          jobAction
+            ? runJobAction(args, { jobs, dccName, executeToolName })
+            : runExecuteCall(
+                executor,
+                args,
+                extra,
+                {
+                  jobs,
+                  executeToolName,
+                  logLevel,
+                  progressIntervalMs: options.progressIntervalMs ?? 50,
+                  maxLogNotifications: options.maxLogNotifications ?? 200,
+                  maxResultChars,
+                  onJobFinished: (jobId, jobResult, durationMs) =>
+                    observe(
+                      executeToolName,
+                      "execute",
+                      performance.now() - durationMs,
+                      jobResult,
+                      extra,
+                      {
+                        phase: "job",
+                        jobId,
+                        async: true,
+                        script: callScript(args, jobResult),
+                      },
+                    ),
+                },
+                facts,
+              ),
+        );
         observe(executeToolName, "execute", startedAt, result, extra, {
           jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),
           ...(jobAction

@@ -14,6 +14,7 @@ import { jobView } from "./job-view.ts";
 import type { LogLevelReader } from "./log-level.ts";
 import { submissionFailed } from "./queue-unavailable.ts";
 import { runQueuedCall } from "./queued-call.ts";
+import { startJobSpan } from "./tool-call-trace.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
 
@@ -68,22 +69,25 @@ export async function runExecuteCall(
 
   if (args.async === true || meta.async) {
     // The store keeps the shaped result, so retained jobs stay bounded in size too.
-    const record = settings.jobs.startJob(runOptions, async (context) => {
-      const startedAt = performance.now();
-      const result = fitResult(
-        await runScript(
-          executor,
-          args,
-          context,
-          { onProgress: context.reportProgress },
-          extra.sessionId,
-          settings.executeToolName,
-        ),
-        settings.maxResultChars,
-      );
-      settings.onJobFinished?.(context.jobId, result, performance.now() - startedAt);
-      return result;
-    });
+    const record = settings.jobs.startJob(runOptions, (context) =>
+      // The job's own span ends with the job, after the call that started it has answered.
+      startJobSpan(dccName, context.jobId).run(async () => {
+        const startedAt = performance.now();
+        const result = fitResult(
+          await runScript(
+            executor,
+            args,
+            context,
+            { onProgress: context.reportProgress },
+            extra.sessionId,
+            settings.executeToolName,
+          ),
+          settings.maxResultChars,
+        );
+        settings.onJobFinished?.(context.jobId, result, performance.now() - startedAt);
+        return result;
+      }),
+    );
     if (record === undefined) return busy(dccName, "jobs");
     return jobStarted(record, dccName, settings.executeToolName);
   }
