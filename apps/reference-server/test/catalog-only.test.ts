@@ -1,17 +1,19 @@
 // A farm's front end serves each DCC catalog-only: the same tools, schemas, descriptions and
 // instructions as a server that runs the DCC, and the same search, with no host started.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  assertBlender,
+  blenderInstallCommand,
+  commandLineOf,
+  descendantsOf,
+  hasBlender,
+  requireBlender,
+} from "@dcc/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { connectHttp, search } from "./__fixtures__/mcp-helpers.ts";
-import { commandLine, descendants } from "./__fixtures__/process-tree.ts";
-
-const installCommand = "apt-get install -y blender python3-numpy xvfb";
-const hasBlender = spawnSync("blender", ["--version"], { timeout: 60_000 }).status === 0;
-const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
 
 const servers: ReferenceServer[] = [];
 const folders: string[] = [];
@@ -47,7 +49,7 @@ async function pair(dcc: string, query: string) {
   servers.push(front);
   const frontTexts = await texts(front, query);
   // Before the full server starts its DCC: the front end started no process.
-  const processes = descendants(process.pid).map(commandLine);
+  const processes = descendantsOf(process.pid).map(commandLineOf);
   const full = await createReferenceServer({ port: 0, dcc: [dcc], dataDir });
   servers.push(full);
   return { full: await texts(full, query), front: frontTexts, processes };
@@ -63,10 +65,9 @@ describe("a catalog-only DCC on a farm's front end", { timeout: 600_000 }, () =>
   });
 
   it.skipIf(!hasBlender && !requireBlender)(
-    `lists Blender's tools, instructions and search hits word for word, launching no Blender${hasBlender ? "" : ` (no Blender: ${installCommand})`}`,
+    `lists Blender's tools, instructions and search hits word for word, launching no Blender${hasBlender ? "" : ` (no Blender: ${blenderInstallCommand})`}`,
     async () => {
-      if (!hasBlender)
-        throw new Error(`DCC_REQUIRE_BLENDER=1 but Blender cannot run: ${installCommand}`);
+      assertBlender();
       const { full, front, processes } = await pair("blender", "add cube");
       expect(processes.filter((line) => line.includes("blender"))).toEqual([]);
       expect(front.tools).toEqual(full.tools);

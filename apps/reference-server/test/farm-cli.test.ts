@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { commandLineOf, descendantsOf } from "@dcc/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CliProcess,
@@ -17,7 +18,6 @@ import {
   stopCli,
   until,
 } from "./__fixtures__/mcp-helpers.ts";
-import { commandLine, descendants } from "./__fixtures__/process-tree.ts";
 
 // @dcc/farm's test support (redis-server and worker processes) and @dcc/maya's stand-in mayapy,
 // loaded by URL: other packages' test code, outside this app's sources.
@@ -174,7 +174,7 @@ describe.skipIf(!runs)(
         // The server runs no process of its own: no Maya (nor any other host) below it.
         const pid = cli.child.pid as number;
         // Only tsx's esbuild service may be there, compiling the sources this test runs from.
-        const below = descendants(pid).map(commandLine);
+        const below = descendantsOf(pid).map(commandLineOf);
         expect(below.filter((line) => !/\/esbuild --service=/.test(line))).toEqual([]);
         const ready = await fetch(new URL("/readyz", url));
         expect(ready.status).toBe(200);

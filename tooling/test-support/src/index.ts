@@ -5,7 +5,7 @@ export {
   hasBlender,
   requireBlender,
 } from "./blender-gate.ts";
-export { processAlive, processesOf } from "./processes.ts";
+export { commandLineOf, descendantsOf, processAlive, processesOf } from "./processes.ts";
 export {
   describePythonUnitTests,
   linkPythonDir,
