@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
 import { createLinkedMayaAdapter, createMayaAdapter } from "@dcc/maya";
+import { createAuditLog } from "@dcc/mcp-bridge/audit";
 import { FarmError } from "./farm-error.ts";
 import { parseWorkerArguments, wantsUsage, workerUsage } from "./internal/worker-arguments.ts";
 import { runFarmWorker } from "./run-farm-worker.ts";
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const { dcc: _dcc, dataDir, maya, sandbox, ...options } = parsed;
+  const { dcc: _dcc, dataDir, maya, sandbox, auditLog, auditScript, ...options } = parsed;
   let adapter: DccAdapter;
   try {
     adapter = create(dataDir, maya, sandbox);
@@ -71,8 +72,17 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  const audit =
+    auditLog === undefined
+      ? undefined
+      : await createAuditLog({
+          file: resolve(auditLog),
+          ...(auditScript === undefined ? {} : { script: auditScript }),
+          onWarning: (message) => process.stderr.write(`dcc-farm-worker: ${message}\n`),
+        });
   const worker = await runFarmWorker({
     ...options,
+    ...(audit === undefined ? {} : { onToolCall: audit.record }),
     adapter,
     onHostStatus: (status) =>
       process.stderr.write(
@@ -82,7 +92,10 @@ async function main(): Promise<void> {
       ),
   });
   const stop = (): void => {
-    void worker.close().then(() => process.exit(0));
+    void worker
+      .close()
+      .then(() => audit?.close())
+      .then(() => process.exit(0));
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

@@ -10,6 +10,7 @@ import {
   ScriptStore,
 } from "@dcc/executor";
 import { sweepStaleFolders } from "@dcc/link";
+import type { DccToolCallObserver } from "@dcc/mcp-bridge";
 import { type ConnectionOptions, type Job, QueueEvents, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { FarmError } from "./farm-error.ts";
@@ -21,6 +22,7 @@ import {
   poolPattern,
   queueName,
 } from "./internal/farm-keys.ts";
+import { jobEvent } from "./internal/job-event.ts";
 import { toRedisOptions } from "./internal/redis-connection.ts";
 import { runFarmJob } from "./internal/run-farm-job.ts";
 
@@ -54,6 +56,12 @@ export interface FarmWorkerOptions {
    * workers get them; it takes jobs again once the host is ready.
    */
   onHostStatus?: (status: DccHostStatus) => void;
+  /**
+   * Told when a job ends, as a tool-call event with `phase: "job"` and the job id the server
+   * minted (its own submission line has the same): pass an audit log's `record` here. What it
+   * throws is ignored.
+   */
+  onToolCall?: DccToolCallObserver;
 }
 
 /** A running worker. */
@@ -128,6 +136,7 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
         await job.moveToWait(token);
         throw new WaitingError();
       }
+      const startedAt = performance.now();
       return runFarmJob(job, {
         executor,
         scriptExecutor,
@@ -136,12 +145,23 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
         cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
         maxResultChars,
         maxLogLines,
-      }).finally(() =>
-        // Only a script job wrote there.
-        job.data.script === undefined
-          ? undefined
-          : rm(scriptsRoot, { recursive: true, force: true }),
-      );
+      })
+        .then((result) => {
+          try {
+            options.onToolCall?.(
+              jobEvent(String(job.id), job.data, result, performance.now() - startedAt),
+            );
+          } catch {
+            // An observer's failure must never fail the job.
+          }
+          return result;
+        })
+        .finally(() =>
+          // Only a script job wrote there.
+          job.data.script === undefined
+            ? undefined
+            : rm(scriptsRoot, { recursive: true, force: true }),
+        );
     },
     {
       connection: bullConnection,

@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import { type DestinationStream, pino } from "pino";
-import pinoRoll from "pino-roll";
 import { Counter, type Registry } from "prom-client";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
 import { auditLine, auditLineVersion } from "./internal/audit-line.ts";
@@ -46,6 +46,17 @@ interface FileStream {
   on(event: string, listener: (...args: never[]) => void): unknown;
   once(event: string, listener: () => void): unknown;
 }
+
+/** pino-roll (CommonJS, no types): builds a size-rotated SonicBoom stream. */
+type PinoRoll = (options: {
+  file: string;
+  size: string;
+  limit: { count: number; removeOtherLogFiles: boolean };
+  mkdir: boolean;
+  maxLength: number;
+}) => Promise<FileStream>;
+// Loaded with require so that its missing types need no ambient declaration in every consumer.
+const pinoRoll = createRequire(import.meta.url)("pino-roll") as PinoRoll;
 
 const droppedMetric = "dcc_audit_lines_dropped_total";
 /** Most bytes waiting for the disk before lines are dropped instead of held in memory. */

@@ -28,6 +28,13 @@ export interface JobQueueSubmission {
   undoLabel?: string;
   /** The MCP session that submitted the job. */
   sessionId?: string;
+  /** The execute tool that submitted it, e.g. `dcc_execute`: the worker's audit line names it. */
+  tool?: string;
+  /**
+   * Who submitted it, as the audit log names clients: the label of the bearer token used, else
+   * the client's `initialize` name. Never a token.
+   */
+  client?: string;
 }
 
 /** Options of {@link JobQueue.cancel}. */

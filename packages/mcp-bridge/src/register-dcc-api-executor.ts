@@ -186,6 +186,7 @@ export function registerDccApiExecutor(
                   progressIntervalMs: options.progressIntervalMs ?? 50,
                   maxLogNotifications: options.maxLogNotifications ?? 200,
                   maxResultChars,
+                  clientOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
                   onJobFinished: (jobId, jobResult, durationMs) =>
                     observe(
                       executeToolName,

@@ -1,6 +1,6 @@
 // A real MCP server composed from the simulated Maya with a farm queue, and an SDK client on it.
 import { createMayaAdapter } from "@dcc/maya";
-import { createDccServer, type DccServer } from "@dcc/mcp-bridge";
+import { createDccServer, type DccServer, type DccToolCallObserver } from "@dcc/mcp-bridge";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createFarmJobQueue, type FarmJobQueue } from "../farm-job-queue.ts";
@@ -24,6 +24,7 @@ export async function startFarmServer(
   redisUrl: string,
   pool = "maya",
   scriptsDir?: string,
+  more: { onToolCall?: DccToolCallObserver } = {},
 ): Promise<FarmServer> {
   const queue = createFarmJobQueue({
     redis: { url: redisUrl },
@@ -36,6 +37,7 @@ export async function startFarmServer(
     port: 0,
     jobQueue: queue,
     ...(scriptsDir === undefined ? {} : { scriptsDir }),
+    ...more,
   });
   const client = new Client({ name: "farm-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));

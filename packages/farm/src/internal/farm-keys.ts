@@ -17,6 +17,10 @@ export interface FarmJobData {
   /** The undo step's name, after the call. */
   undoLabel?: string;
   sessionId?: string;
+  /** The execute tool that submitted the job, for the worker's audit line. */
+  tool?: string;
+  /** Who submitted it (a token label or client name), for the worker's audit line. */
+  client?: string;
 }
 
 /** The BullMQ queue of one pool. */

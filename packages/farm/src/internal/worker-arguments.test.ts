@@ -34,6 +34,19 @@ describe("parseWorkerArguments", () => {
     });
   });
 
+  it("takes an audit log file, with or without the scripts' text", () => {
+    expect(
+      parseWorkerArguments(["--dcc", "maya", "--audit-log", "/var/log/dcc/jobs.jsonl"], {}),
+    ).toMatchObject({ auditLog: "/var/log/dcc/jobs.jsonl" });
+    expect(
+      parseWorkerArguments(["--dcc", "maya", "--audit-log", "a.jsonl", "--audit-no-script"], {}),
+    ).toMatchObject({ auditLog: "a.jsonl", auditScript: false });
+    expect(parseWorkerArguments(["--dcc", "maya"], {})).not.toHaveProperty("auditLog");
+    expect(() => parseWorkerArguments(["--dcc", "maya", "--audit-log", ""], {})).toThrow(
+      /--audit-log must name a file/,
+    );
+  });
+
   it("takes the sandbox mode, and refuses one it does not know", () => {
     for (const sandbox of ["auto", "on", "off"] as const) {
       expect(parseWorkerArguments(["--dcc", "blender", "--sandbox", sandbox], {})).toMatchObject({

@@ -20,6 +20,10 @@ export interface WorkerArguments {
   maxStalledCount?: number;
   /** The OS sandbox around the DCC: `auto` (default), `on` or `off` (see `@dcc/link`). */
   sandbox?: "auto" | "on" | "off";
+  /** `--audit-log`: the audit log file, one line per job this worker runs. */
+  auditLog?: string;
+  /** `--audit-no-script`: leave the script's text out of the audit log (its hash stays). */
+  auditScript?: boolean;
 }
 
 /** The usage text. */
@@ -27,13 +31,16 @@ export const workerUsage = `Usage: dcc-farm-worker --dcc maya|blender [--pool <d
   [--maya simulated|mayapy|<path to mayapy>]
   [--redis redis://127.0.0.1:6379] [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000]
   [--stalled-interval-ms 30000] [--max-stalled-count 0] [--sandbox auto|on|off]
+  [--audit-log <file>] [--audit-no-script]
 --dcc blender runs a headless Blender (blender on PATH or BLENDER_BIN) whose files stay inside
 --data-dir, which it needs. --dcc maya runs the simulated scene, or with --maya mayapy (or
 MAYAPY_BIN set, or --maya <path>) a real headless Maya whose files stay inside --data-dir.
 On Linux a launched Blender or Maya runs in an OS sandbox (bubblewrap) where that works
 (--sandbox auto, the default); --sandbox on refuses to start without it, off opts out.
 The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
-DCC_FARM_REDIS_PASSWORD (keep it off the command line).`;
+DCC_FARM_REDIS_PASSWORD (keep it off the command line). --audit-log writes one JSON line per job
+(the same job id as the server's submission line; rotated at 100 MiB, 10 files kept);
+--audit-no-script leaves the scripts' text out.`;
 
 /** Whether `argv` asks for the usage (`--help` or `-h`), whatever else it holds. */
 export function wantsUsage(argv: readonly string[]): boolean {
@@ -65,6 +72,8 @@ export function parseWorkerArguments(
         "stalled-interval-ms": { type: "string" },
         "max-stalled-count": { type: "string" },
         sandbox: { type: "string" },
+        "audit-log": { type: "string" },
+        "audit-no-script": { type: "boolean" },
       },
       strict: true,
     }).values;
@@ -108,8 +117,14 @@ export function parseWorkerArguments(
       message: `--sandbox must be auto, on or off, not ${JSON.stringify(sandbox)}`,
     });
   }
+  const auditLog = values["audit-log"];
+  if (auditLog === "") {
+    throw new FarmError({ code: "INVALID_CONFIG", message: "--audit-log must name a file" });
+  }
   return {
     dcc,
+    ...(typeof auditLog === "string" ? { auditLog } : {}),
+    ...(values["audit-no-script"] === true ? { auditScript: false } : {}),
     ...(maya === undefined ? {} : { maya }),
     pool: (values["pool"] as string | undefined) ?? dcc,
     ...(typeof dataDir === "string" ? { dataDir } : {}),

@@ -26,6 +26,8 @@ export interface ExecuteCallSettings {
   progressIntervalMs: number;
   maxLogNotifications: number;
   maxResultChars: number;
+  /** Who a call comes from, for the submissions of queued jobs (see `JobQueueSubmission.client`). */
+  clientOf?: (extra: ServerContext) => string | undefined;
   /** Told when an async job this server ran has finished (with its id and run time, in ms). */
   onJobFinished?: (jobId: string, result: BridgeResult, durationMs: number) => void;
 }
@@ -64,6 +66,7 @@ export async function runExecuteCall(
       ...runOptions,
       executeToolName: settings.executeToolName,
       sessionId: extra.sessionId,
+      client: settings.clientOf?.(extra),
     });
   }
 
@@ -112,6 +115,7 @@ export async function runExecuteCall(
                 ...runOptions,
                 executeToolName: settings.executeToolName,
                 sessionId: extra.sessionId,
+                client: settings.clientOf?.(extra),
                 // The server's default applies, as its schema says, and bounds the wait.
                 timeoutSecs: args.timeout_secs ?? executor.limits?.timeoutSecs,
               }),
@@ -159,6 +163,7 @@ interface QueueCallOptions {
   parentJobId?: string;
   executeToolName: string;
   sessionId: string | undefined;
+  client?: string | undefined;
 }
 
 /** The job a script call becomes on a queue, without its id. */
@@ -177,6 +182,8 @@ function jobSubmission(
     ...(args.keep_partial === true ? { keepPartialChanges: true } : {}),
     undoLabel: undoLabel(options.executeToolName, args),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    tool: options.executeToolName,
+    ...(options.client === undefined ? {} : { client: options.client }),
   };
 }
 
