@@ -33,6 +33,7 @@ try {
     ...(config.token === undefined ? {} : { token: config.token }),
     ...(config.tokens === undefined ? {} : { tokens: config.tokens }),
     ...(config.farm === undefined ? {} : { farm: config.farm }),
+    ...(config.audit === undefined ? {} : { audit: config.audit }),
   });
 } catch (error) {
   process.stderr.write(`dcc-reference-server: could not start: ${(error as Error).message}\n`);

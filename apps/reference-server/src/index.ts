@@ -5,5 +5,6 @@
 
 export type { UnknownDccErrorOptions } from "./adapters/unknown-dcc-error.ts";
 export { UnknownDccError } from "./adapters/unknown-dcc-error.ts";
+export type { ReferenceAuditOptions } from "./server/reference-audit.ts";
 export type { ReferenceServer, ReferenceServerOptions } from "./server/reference-server.ts";
 export { createReferenceServer } from "./server/reference-server.ts";

@@ -192,6 +192,13 @@ describe("audit log file", () => {
     expect(warnings[0]).toMatch(/Audit log \/dev\/full cannot be written \(ENOSPC\)/);
     const metric = await registry.getSingleMetricAsString("dcc_audit_lines_dropped_total");
     expect(metric).toMatch(/^dcc_audit_lines_dropped_total 4$/m);
+    // A registry known only later (a server's, once started) gets the drops so far, then more.
+    const later = new Registry();
+    log.registerMetrics(later);
+    log.record(event(5));
+    await log.flush();
+    const counted = await later.getSingleMetricAsString("dcc_audit_lines_dropped_total");
+    expect(counted).toMatch(/^dcc_audit_lines_dropped_total 5$/m);
   });
 
   it("only warns once for a path that cannot be created", async () => {

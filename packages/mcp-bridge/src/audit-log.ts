@@ -32,6 +32,11 @@ export interface AuditLog {
   readonly written: number;
   /** Lines lost to a write failure (also counted in `dcc_audit_lines_dropped_total`). */
   readonly dropped: number;
+  /**
+   * Counts dropped lines on `registry` too (`dcc_audit_lines_dropped_total`, with the drops so
+   * far), for a registry that exists only once the server has started (`server.metrics`).
+   */
+  registerMetrics(registry: Registry): void;
   /** Settles once every line recorded so far is written or dropped (bounded by `timeoutMs`, default 5000). */
   flush(timeoutMs?: number): Promise<void>;
   /** Flushes, then closes the file; later lines count as dropped. Idempotent. */
@@ -77,7 +82,7 @@ export async function createAuditLog(options: AuditLogOptions): Promise<AuditLog
 class AuditWriter implements AuditLog {
   readonly #options: AuditLogOptions;
   readonly #withScript: boolean;
-  readonly #counter: Counter | undefined;
+  readonly #counters: Counter[] = [];
   readonly #logger;
   #stream: FileStream | undefined;
   #failed = false;
@@ -92,16 +97,7 @@ class AuditWriter implements AuditLog {
   constructor(options: AuditLogOptions) {
     this.#options = options;
     this.#withScript = options.script !== false;
-    const registry = options.registry;
-    this.#counter =
-      registry === undefined
-        ? undefined
-        : ((registry.getSingleMetric(droppedMetric) as Counter | undefined) ??
-          new Counter({
-            name: droppedMetric,
-            help: "Audit log lines lost to a write failure (unwritable file, full disk).",
-            registers: [registry],
-          }));
+    if (options.registry !== undefined) this.registerMetrics(options.registry);
     // Only the record itself: no level, pid, hostname or pino timestamp (the line has `time`);
     // the level's place holds the schema version, so every line starts with it.
     const destination: DestinationStream = { write: (text: string) => this.#write(text) };
@@ -109,6 +105,19 @@ class AuditWriter implements AuditLog {
       { base: null, timestamp: false, formatters: { level: () => ({ v: auditLineVersion }) } },
       destination,
     );
+  }
+
+  registerMetrics(registry: Registry): void {
+    const counter =
+      (registry.getSingleMetric(droppedMetric) as Counter | undefined) ??
+      new Counter({
+        name: droppedMetric,
+        help: "Audit log lines lost to a write failure (unwritable file, full disk).",
+        registers: [registry],
+      });
+    if (this.#counters.includes(counter)) return;
+    if (this.dropped > 0) counter.inc(this.dropped);
+    this.#counters.push(counter);
   }
 
   readonly record = (event: DccToolCallEvent): void => {
@@ -239,7 +248,7 @@ class AuditWriter implements AuditLog {
   #drop(lines: number): void {
     if (lines === 0) return;
     this.dropped += lines;
-    this.#counter?.inc(lines);
+    for (const counter of this.#counters) counter.inc(lines);
   }
 
   #wakeIfIdle(): void {

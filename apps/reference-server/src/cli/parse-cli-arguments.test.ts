@@ -5,6 +5,35 @@ import { describe, expect, it } from "vitest";
 import { CliUsageError, parseCliArguments } from "./parse-cli-arguments.ts";
 
 describe("parseCliArguments", () => {
+  it("reads the audit log's file, script and rotation settings from flags or the environment", () => {
+    const audit = (argv: string[], env: Record<string, string> = {}) =>
+      parseCliArguments(argv, env, "/w").audit;
+    expect(audit([])).toBeUndefined();
+    expect(audit(["--audit-log", "logs/audit.jsonl"])).toEqual({
+      file: "/w/logs/audit.jsonl",
+      script: true,
+    });
+    expect(
+      audit(["--audit-no-script", "--audit-max-bytes", "1048576"], {
+        DCC_MCP_AUDIT_LOG: "/var/log/dcc.jsonl",
+        DCC_MCP_AUDIT_MAX_FILES: "4",
+      }),
+    ).toEqual({ file: "/var/log/dcc.jsonl", script: false, maxBytes: 1048576, maxFiles: 4 });
+    expect(audit([], { DCC_MCP_AUDIT_LOG: "a.jsonl", DCC_MCP_AUDIT_SCRIPT: "0" })).toMatchObject({
+      script: false,
+    });
+    expect(() => audit(["--audit-log", " "])).toThrow(/--audit-log needs a file/);
+    expect(() => audit(["--audit-log", "a", "--audit-max-files", "1"])).toThrow(
+      /--audit-max-files must be a whole number, at least 2: 1/,
+    );
+    expect(() => audit(["--audit-log", "a", "--audit-max-bytes", "1k"])).toThrow(
+      /--audit-max-bytes must be a whole number/,
+    );
+    expect(() => audit([], { DCC_MCP_AUDIT_LOG: "a", DCC_MCP_AUDIT_SCRIPT: "no" })).toThrow(
+      /DCC_MCP_AUDIT_SCRIPT must be 0 or 1/,
+    );
+  });
+
   it("reads labelled tokens from --tokens-file, DCC_MCP_TOKENS_FILE or DCC_MCP_TOKENS, naming bad lines but no token", () => {
     const folder = mkdtempSync(join(tmpdir(), "dcc-cli-tokens-"));
     try {

@@ -7,6 +7,8 @@ import { findMayapy, MayaNotFoundError } from "@dcc/maya";
 import type { LabelledToken } from "@dcc/mcp-bridge";
 import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
+import type { ReferenceAuditOptions } from "../server/reference-audit.ts";
+import { AuditArgumentError, auditArguments } from "./audit-arguments.ts";
 import { FarmArgumentError, farmRedis } from "./farm-arguments.ts";
 import { parseTokensVariable, readTokensFile, TokensFileError } from "./labelled-tokens.ts";
 
@@ -18,6 +20,8 @@ export interface CliConfig {
   token: string | undefined;
   /** Labelled tokens from `--tokens-file`, `DCC_MCP_TOKENS_FILE` or `DCC_MCP_TOKENS`. */
   tokens?: LabelledToken[];
+  /** The audit log from `--audit-log`/`DCC_MCP_AUDIT_LOG` and its settings. */
+  audit?: ReferenceAuditOptions;
   /** The farm's Redis from `--farm`/`DCC_FARM_REDIS_URL` (password from `DCC_FARM_REDIS_PASSWORD`). */
   farm?: FarmRedisOptions;
   /** The DCCs named by `--dcc` or `DCC_MCP_DCC`; undefined for the default (maya). */
@@ -72,6 +76,14 @@ Options:
                     password only from DCC_FARM_REDIS_PASSWORD, never in the URL)
   --farm-prefix <prefix>  The farm's key prefix, as the workers' --prefix (env DCC_FARM_PREFIX;
                     default dcc)
+  --audit-log <file>  Write one JSON line per tool call (env DCC_MCP_AUDIT_LOG): who, which
+                    script and its sha256, job id, outcome, commands; rotated by size
+  --audit-no-script  Leave the scripts' text out of the audit log, keeping their sha256
+                    (env DCC_MCP_AUDIT_SCRIPT=0)
+  --audit-max-bytes <n>  Rotate the audit log at this size (env DCC_MCP_AUDIT_MAX_BYTES;
+                    default 104857600; 0 writes the file itself, unrotated)
+  --audit-max-files <n>  Audit files kept, the current one included (env
+                    DCC_MCP_AUDIT_MAX_FILES; default 10)
   -h, --help        Show this help
 `;
 
@@ -84,9 +96,11 @@ export class CliUsageError extends Error {
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
  * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_TOKENS_FILE`, `DCC_MCP_TOKENS`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
  * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`,
- * `DCC_FARM_REDIS_URL`, `DCC_FARM_REDIS_PASSWORD`, `DCC_FARM_PREFIX`) and then to the defaults.
+ * `DCC_FARM_REDIS_URL`, `DCC_FARM_REDIS_PASSWORD`, `DCC_FARM_PREFIX`, `DCC_MCP_AUDIT_LOG`,
+ * `DCC_MCP_AUDIT_SCRIPT`, `DCC_MCP_AUDIT_MAX_BYTES`, `DCC_MCP_AUDIT_MAX_FILES`) and then to the
+ * defaults.
  * @throws {CliUsageError} for unknown flags, a bad port, an unknown or repeated DCC name, a
- *   bad tokens file, or a bad farm URL (one with a password among them).
+ *   bad tokens file, a bad farm URL (one with a password among them), or bad audit settings.
  */
 export function parseCliArguments(
   argv: readonly string[],
@@ -106,6 +120,10 @@ export function parseCliArguments(
         "tokens-file": { type: "string" },
         farm: { type: "string" },
         "farm-prefix": { type: "string" },
+        "audit-log": { type: "string" },
+        "audit-no-script": { type: "boolean" },
+        "audit-max-bytes": { type: "string" },
+        "audit-max-files": { type: "string" },
         "data-dir": { type: "string" },
         "scripts-dir": { type: "string" },
         "blender-window": { type: "string" },
@@ -196,8 +214,25 @@ export function parseCliArguments(
       "--farm runs scripts on the farm's workers; attaching drives a DCC of this machine: give one",
     );
   }
+  let audit: ReferenceAuditOptions | undefined;
+  try {
+    audit = auditArguments(
+      {
+        auditLog: values["audit-log"] as string | undefined,
+        noScript: values["audit-no-script"] as boolean | undefined,
+        maxBytes: values["audit-max-bytes"] as string | undefined,
+        maxFiles: values["audit-max-files"] as string | undefined,
+      },
+      env,
+      cwd,
+    );
+  } catch (error) {
+    if (error instanceof AuditArgumentError) throw new CliUsageError(error.message);
+    throw error;
+  }
   return {
     ...(tokens === undefined ? {} : { tokens }),
+    ...(audit === undefined ? {} : { audit }),
     ...(farm === undefined ? {} : { farm }),
     transport: values["stdio"] === true ? "stdio" : "http",
     port,

@@ -6,11 +6,13 @@ import {
   createDccServer,
   type DccAdapterRegistration,
   type DccServer,
+  type DccToolCallObserver,
   type LabelledToken,
 } from "@dcc/mcp-bridge";
 import type { MayaChoice } from "../adapters/known-adapters.ts";
 import { selectAdapters } from "../adapters/select-adapters.ts";
 import { farmCatalogOnlyReason, serveFarm } from "./farm-front-end.ts";
+import { type ReferenceAuditOptions, withAuditLog } from "./reference-audit.ts";
 
 /** Options for {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -61,6 +63,11 @@ export interface ReferenceServerOptions {
    * host starts here. `adapters`, when given, are served as they are.
    */
   farm?: FarmRedisOptions;
+  /**
+   * Write an audit log: one JSON line per tool call (`@dcc/mcp-bridge/audit`), its drops counted
+   * on `/metrics`. A file that cannot be written only warns: calls go on.
+   */
+  audit?: ReferenceAuditOptions;
   /** stdio only: where requests come from. Default `process.stdin`. */
   stdin?: Readable;
   /** stdio only: where responses go. Default `process.stdout`. */
@@ -80,6 +87,15 @@ const serverInfo = { name: "dcc-reference-server", version: "0.1.0" };
  */
 export async function createReferenceServer(
   options: ReferenceServerOptions = {},
+): Promise<ReferenceServer> {
+  const { audit, ...others } = options;
+  return withAuditLog(audit, (onToolCall) =>
+    startServer({ ...others, ...(onToolCall === undefined ? {} : { onToolCall }) }),
+  );
+}
+
+async function startServer(
+  options: Omit<ReferenceServerOptions, "audit"> & { onToolCall?: DccToolCallObserver },
 ): Promise<ReferenceServer> {
   const { dcc, adapters, dataDir, blenderWindow, maya, blenderAttach, farm, ...rest } = options;
   const settings = {
