@@ -40,12 +40,18 @@ const redisSupport = (await import(
   redisAvailable: boolean;
   redisRequired: boolean;
   redisInstall: string;
-  startRedis(): Promise<TestRedis>;
+  startRedis(options?: { password?: string }): Promise<TestRedis>;
   freePort(): Promise<number>;
 };
 const workerSupport = (await import(
   new URL("src/__fixtures__/worker-process.ts", farmPackage).href
-)) as { startWorker(redisUrl: string, extra?: string[]): Promise<WorkerProcess> };
+)) as {
+  startWorker(
+    redisUrl: string,
+    extra?: string[],
+    env?: Record<string, string>,
+  ): Promise<WorkerProcess>;
+};
 
 const runs = redisSupport.redisAvailable || redisSupport.redisRequired;
 const title = (name: string): string =>
@@ -213,6 +219,43 @@ describe.skipIf(!runs)(
       }
       expect(await stopCli(cli, "SIGTERM")).toBe(0);
       expect(cli.stderr()).not.toContain("farm-secret-4711");
+    });
+
+    it("logs in with DCC_FARM_REDIS_PASSWORD, and says NOAUTH without it, never showing the password", async () => {
+      const password = "farm-secret-4711";
+      const locked = await redisSupport.startRedis({ password });
+      let worker: WorkerProcess | undefined;
+      try {
+        worker = await workerSupport.startWorker(locked.url, [], {
+          DCC_FARM_REDIS_PASSWORD: password,
+        });
+        const cli = startFrontEnd(["--farm", locked.url], { DCC_FARM_REDIS_PASSWORD: password });
+        const url = await startupUrl(cli);
+        const client = await connectHttp(url);
+        try {
+          expect(await execute(client, "return dispatch('ls', {}).length;")).toMatchObject({
+            success: true,
+          });
+          expect((await fetch(new URL("/readyz", url))).status).toBe(200);
+        } finally {
+          await client.close();
+        }
+        expect(await stopCli(cli, "SIGTERM")).toBe(0);
+
+        const without = startFrontEnd(["--farm", locked.url]);
+        const withoutUrl = await startupUrl(without);
+        const ready = await fetch(new URL("/readyz", withoutUrl));
+        expect(ready.status).toBe(503);
+        expect(JSON.stringify(await ready.json())).toMatch(
+          /The job queue is unavailable: .*NOAUTH/,
+        );
+        expect(await stopCli(without, "SIGTERM")).toBe(0);
+        expect(without.stderr()).toMatch(/the farm's queue is unavailable \(.*NOAUTH/);
+        for (const text of [cli.stderr(), without.stderr()]) expect(text).not.toContain(password);
+      } finally {
+        await worker?.stop();
+        await locked.stop();
+      }
     });
 
     it("refuses a password in the Redis URL without repeating it", async () => {

@@ -55,14 +55,14 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts redis-server and waits (up to 30 s) until it accepts connections. The free port it
+ * Starts redis-server (with `password`, one that requires it) and waits (up to 30 s) until it accepts connections. The free port it
  * picks can be taken by another process before redis binds it (tests of other worktrees run on
  * the same machine), so a failed bind tries a new port, a few times.
  */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: { password?: string } = {}): Promise<TestRedis> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startRedisOnce();
+      return await startRedisOnce(options);
     } catch (error) {
       if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
     }
@@ -74,7 +74,7 @@ class PortTakenError extends Error {
   override readonly name = "PortTakenError";
 }
 
-async function startRedisOnce(): Promise<TestRedis> {
+async function startRedisOnce(options: { password?: string }): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), "dcc-farm-redis-"));
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -90,6 +90,8 @@ async function startRedisOnce(): Promise<TestRedis> {
       "no",
       "--dir",
       dir,
+      // A password, for tests of how one reaches the connection (never on a real command line).
+      ...(options.password === undefined ? [] : ["--requirepass", options.password]),
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -15,10 +15,14 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts a worker on `redisUrl` (a Maya one unless `extra` names `--dcc`) and waits (up to 240 s,
- * a loaded machine) until ready.
+ * Starts a worker on `redisUrl` (a Maya one unless `extra` names `--dcc`), with `env` over this
+ * process's environment, and waits (up to 240 s, a loaded machine) until ready.
  */
-export async function startWorker(redisUrl: string, extra: string[] = []): Promise<WorkerProcess> {
+export async function startWorker(
+  redisUrl: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -37,7 +41,7 @@ export async function startWorker(redisUrl: string, extra: string[] = []): Promi
       "2000",
       ...extra,
     ],
-    { cwd: packageDir, stdio: ["ignore", "ignore", "pipe"] },
+    { cwd: packageDir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let output = "";
