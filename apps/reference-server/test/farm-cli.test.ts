@@ -6,7 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { commandLineOf, descendantsOf } from "@dcc/test-support";
+import {
+  assertBlender,
+  blenderInstallCommand,
+  commandLineOf,
+  descendantsOf,
+  hasBlender,
+  requireBlender,
+} from "@dcc/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CliProcess,
@@ -265,6 +272,99 @@ describe.skipIf(!runs)(
         "holds a password: leave it out and set DCC_FARM_REDIS_PASSWORD instead",
       );
       expect(cli.stderr()).not.toContain("farm-secret-4711");
+    });
+  },
+);
+
+describe.skipIf(!runs || (!hasBlender && !requireBlender))(
+  title(
+    `a farm's front end for a Blender pool${hasBlender ? "" : ` (no Blender: ${blenderInstallCommand})`}`,
+  ),
+  { timeout: 600_000 },
+  () => {
+    let redis: TestRedis;
+    let worker: WorkerProcess | undefined;
+    const folders: string[] = [];
+    const folder = (): string => {
+      const made = mkdtempSync(join(tmpdir(), "dcc-farm-blender-cli-"));
+      folders.push(made);
+      return made;
+    };
+
+    beforeAll(async () => {
+      if (!redisSupport.redisAvailable) throw new Error(`Missing: ${redisSupport.redisInstall}`);
+      assertBlender();
+      redis = await redisSupport.startRedis();
+      worker = await workerSupport.startWorker(redis.url, [
+        "--dcc",
+        "blender",
+        "--data-dir",
+        folder(),
+      ]);
+    }, 600_000);
+
+    afterAll(async () => {
+      await worker?.stop();
+      await redis?.stop();
+      for (const made of folders) rmSync(made, { recursive: true, force: true });
+    }, 120_000);
+
+    it("runs the scripts in the worker's Blender and none of its own", async () => {
+      const cli = spawnCli([
+        "--port",
+        "0",
+        "--dcc",
+        "blender",
+        "--farm",
+        redis.url,
+        "--data-dir",
+        folder(),
+        "--scripts-dir",
+        folder(),
+      ]);
+      try {
+        const url = await startupUrl(cli);
+        expect(cli.stderr()).toContain("(Blender, catalog only: scripts run on the farm) ready");
+        const client = await connectHttp(url);
+        try {
+          expect((await search(client, "uv sphere")).results.map((hit) => hit.name)).toContain(
+            "mesh.primitive_uv_sphere_add",
+          );
+          const made = await execute(
+            client,
+            'dispatch("mesh.primitive_uv_sphere_add", { radius: 0.5 }); return dispatch("data.list", { collection: "objects", options: { type: "MESH" } }).map((o) => o.name);',
+            { timeout_secs: 120 },
+          );
+          expect(made).toMatchObject({ success: true, output: expect.arrayContaining(["Sphere"]) });
+          const started = await execute(
+            client,
+            'return dispatch("data.get", { path: "context.mode" });',
+            {
+              async: true,
+            },
+          );
+          const jobId = started["job_id"] as string;
+          await until(async () => {
+            const answer = await client.callTool({
+              name: "dcc_execute",
+              arguments: { job_id: jobId, job_action: "status" },
+            });
+            const job = (answer.structuredContent as { job?: { status?: string } }).job;
+            return job?.status === "completed";
+          }, 240_000);
+          const processedBy = await redisCli(redis, "HGET", `dcc:jobs-blender:${jobId}`, "pb");
+          expect(Number(processedBy.split(":").at(-1))).toBe(worker?.child.pid);
+        } finally {
+          await client.close();
+        }
+        // The worker runs a Blender; the server, none.
+        const below = descendantsOf(cli.child.pid as number).map(commandLineOf);
+        expect(below.filter((line) => /blender/i.test(line))).toEqual([]);
+        const workerTree = descendantsOf(worker?.child.pid as number).map(commandLineOf);
+        expect(workerTree.some((line) => /blender/i.test(line))).toBe(true);
+      } finally {
+        await stopCli(cli, "SIGTERM").catch(() => stopCli(cli, "SIGKILL"));
+      }
     });
   },
 );
