@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The reference server's command line: `pnpm start` at the repository root, or the
 // `dcc-reference-server` bin after a build. Logs go to stderr; over stdio, stdout is MCP's.
+import { startTracing, type Tracing } from "@dcc/farm";
 import { dccLabels } from "./adapters/select-adapters.ts";
 import { CliUsageError, parseCliArguments, usage } from "./cli/parse-cli-arguments.ts";
 import { createReferenceServer } from "./server/reference-server.ts";
@@ -16,6 +17,26 @@ try {
 if (config.help) {
   process.stdout.write(usage);
   process.exit(0);
+}
+
+// Traces only when the standard OTEL_* environment asks (see @dcc/farm's startTracing); otherwise
+// the OpenTelemetry SDK is never loaded.
+let tracing: Tracing | undefined;
+try {
+  tracing = await startTracing({ serviceName: "dcc-reference-server" });
+} catch (error) {
+  process.stderr.write(`dcc-reference-server: ${(error as Error).message}\n`);
+  process.exit(2);
+}
+if (tracing?.exporters.includes("console") && config.transport === "stdio") {
+  // The console exporter prints to stdout, which carries MCP over stdio.
+  process.stderr.write(
+    "dcc-reference-server: OTEL_TRACES_EXPORTER=console writes to stdout, MCP's channel over stdio; use otlp\n",
+  );
+  process.exit(2);
+}
+if (tracing !== undefined) {
+  process.stderr.write(`dcc reference server: traces to ${tracing.exporters.join(", ")}\n`);
 }
 
 let server: Awaited<ReturnType<typeof createReferenceServer>>;
@@ -49,7 +70,8 @@ const stop = (signal: string): void => {
   stopping = true;
   process.stderr.write(`dcc reference server: ${signal}, shutting down\n`);
   void server.close().then(
-    () => process.exit(0),
+    // The last spans are sent within a bounded wait.
+    () => exitAfterTraces(0),
     (error: unknown) => {
       process.stderr.write(`dcc reference server: shutdown failed: ${String(error)}\n`);
       process.exit(1);
@@ -72,5 +94,9 @@ process.stderr.write(
 );
 
 void server.closed.then(() => {
-  if (!stopping) process.exit(0);
+  if (!stopping) exitAfterTraces(0);
 });
+
+function exitAfterTraces(code: number): void {
+  void (tracing?.shutdown(5000) ?? Promise.resolve()).then(() => process.exit(code));
+}

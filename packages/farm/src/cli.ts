@@ -8,6 +8,7 @@ import { createAuditLog } from "@dcc/mcp-bridge/audit";
 import { FarmError } from "./farm-error.ts";
 import { parseWorkerArguments, wantsUsage, workerUsage } from "./internal/worker-arguments.ts";
 import { runFarmWorker } from "./run-farm-worker.ts";
+import { startTracing, type Tracing } from "./start-tracing.ts";
 
 type Sandbox = "auto" | "on" | "off" | undefined;
 
@@ -72,6 +73,17 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  let tracing: Tracing | undefined;
+  try {
+    tracing = await startTracing({ serviceName: "dcc-farm-worker" });
+  } catch (error) {
+    process.stderr.write(`dcc-farm-worker: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (tracing !== undefined) {
+    process.stderr.write(`dcc-farm-worker: traces to ${tracing.exporters.join(", ")}\n`);
+  }
   const audit =
     auditLog === undefined
       ? undefined
@@ -92,9 +104,11 @@ async function main(): Promise<void> {
       ),
   });
   const stop = (): void => {
+    // The spans of the last jobs are sent before exiting, within a bounded wait.
     void worker
       .close()
       .then(() => audit?.close())
+      .then(() => tracing?.shutdown(5000))
       .then(() => process.exit(0));
   };
   process.once("SIGTERM", stop);

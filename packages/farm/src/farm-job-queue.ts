@@ -18,6 +18,7 @@ import {
   queueName,
 } from "./internal/farm-keys.ts";
 import { toJobRecord } from "./internal/job-record.ts";
+import { startSubmitTrace } from "./internal/job-trace.ts";
 import { bounded, describeRedis, toRedisOptions } from "./internal/redis-connection.ts";
 
 /** Options for {@link createFarmJobQueue}. */
@@ -188,19 +189,28 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
           data.filePath = script.filePath;
           data.script = { content: script.code, sha256: script.sha256 };
         }
-        return bounded(
-          async () => {
-            const job = await open(pool).queue.add("script", data, {
-              jobId,
-              attempts: 1,
-              removeOnComplete: { age: retentionSecs },
-              removeOnFail: { age: retentionSecs },
-            });
-            return toJobRecord(job, "waiting", false);
-          },
-          ms,
-          where,
-        );
+        const traced = startSubmitTrace(queueName(pool), jobId);
+        if (traced.carrier !== undefined) data.trace = traced.carrier;
+        try {
+          const record = await bounded(
+            async () => {
+              const job = await open(pool).queue.add("script", data, {
+                jobId,
+                attempts: 1,
+                removeOnComplete: { age: retentionSecs },
+                removeOnFail: { age: retentionSecs },
+              });
+              return toJobRecord(job, "waiting", false);
+            },
+            ms,
+            where,
+          );
+          traced.end();
+          return record;
+        } catch (error) {
+          traced.end(error);
+          throw error;
+        }
       })();
     },
     get(jobId: string): Promise<JobRecord | undefined> {

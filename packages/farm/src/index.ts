@@ -12,3 +12,5 @@ export { createFarmJobQueue } from "./farm-job-queue.ts";
 export type { FarmRedisOptions } from "./farm-redis-options.ts";
 export type { FarmWorker, FarmWorkerOptions } from "./run-farm-worker.ts";
 export { runFarmWorker } from "./run-farm-worker.ts";
+export type { StartTracingOptions, Tracing } from "./start-tracing.ts";
+export { requestedTraceExporters, startTracing } from "./start-tracing.ts";

@@ -23,6 +23,7 @@ import {
   queueName,
 } from "./internal/farm-keys.ts";
 import { jobEvent } from "./internal/job-event.ts";
+import { runTracedJob } from "./internal/job-trace.ts";
 import { toRedisOptions } from "./internal/redis-connection.ts";
 import { runFarmJob } from "./internal/run-farm-job.ts";
 
@@ -137,15 +138,17 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
         throw new WaitingError();
       }
       const startedAt = performance.now();
-      return runFarmJob(job, {
-        executor,
-        scriptExecutor,
-        scripts,
-        signal: signal ?? new AbortController().signal,
-        cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
-        maxResultChars,
-        maxLogLines,
-      })
+      return runTracedJob(name, String(job.id), job.data.trace, () =>
+        runFarmJob(job, {
+          executor,
+          scriptExecutor,
+          scripts,
+          signal: signal ?? new AbortController().signal,
+          cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
+          maxResultChars,
+          maxLogLines,
+        }),
+      )
         .then((result) => {
           try {
             options.onToolCall?.(

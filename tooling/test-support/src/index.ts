@@ -5,6 +5,12 @@ export {
   hasBlender,
   requireBlender,
 } from "./blender-gate.ts";
+export {
+  type OtlpReceiver,
+  type ReceivedExport,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from "./otlp-receiver.ts";
 export { commandLineOf, descendantsOf, processAlive, processesOf } from "./processes.ts";
 export {
   describePythonUnitTests,

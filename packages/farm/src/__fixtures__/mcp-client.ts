@@ -9,8 +9,11 @@ import { createFarmJobQueue, type FarmJobQueue } from "../farm-job-queue.ts";
 export interface FarmServer {
   server: DccServer;
   queue: FarmJobQueue;
-  /** Calls `dcc_execute` and returns its structured content. */
-  execute(args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Calls `dcc_execute` (with `meta` as the request's `_meta`) and returns its structured content. */
+  execute(
+    args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
   /** Calls `dcc_search`. */
   search(query: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -41,16 +44,24 @@ export async function startFarmServer(
   });
   const client = new Client({ name: "farm-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url as string)));
-  const call = async (name: string, args: Record<string, unknown>) =>
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ) =>
     (
-      (await client.callTool({ name, arguments: args })) as {
+      (await client.callTool({
+        name,
+        arguments: args,
+        ...(meta === undefined ? {} : { _meta: meta }),
+      })) as {
         structuredContent?: Record<string, unknown>;
       }
     ).structuredContent ?? {};
   return {
     server,
     queue,
-    execute: (args) => call("dcc_execute", args),
+    execute: (args, meta) => call("dcc_execute", args, meta),
     search: (query) => call("dcc_search", { query }),
     async close() {
       await client.close().catch(() => {});

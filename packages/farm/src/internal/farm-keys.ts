@@ -21,6 +21,8 @@ export interface FarmJobData {
   tool?: string;
   /** Who submitted it (a token label or client name), for the worker's audit line. */
   client?: string;
+  /** The W3C trace context (`traceparent`, `tracestate`) of the submission, when traced. */
+  trace?: Record<string, string>;
 }
 
 /** The BullMQ queue of one pool. */
