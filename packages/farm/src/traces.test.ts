@@ -13,52 +13,10 @@ import {
   type TestRedis,
 } from "./__fixtures__/redis-server.ts";
 import { startWorker, type WorkerProcess } from "./__fixtures__/worker-process.ts";
-import { requestedTraceExporters, startTracing, type Tracing } from "./start-tracing.ts";
+import { startTracing, type Tracing } from "./start-tracing.ts";
 
 const callerTraceId = "0af7651916cd43dd8448eb211c80319c";
 const callerSpanId = "b7ad6b7169203331";
-
-describe("requestedTraceExporters: off unless the environment asks", () => {
-  it("reads OTEL_TRACES_EXPORTER, the OTLP endpoints and OTEL_SDK_DISABLED", () => {
-    expect(requestedTraceExporters({})).toEqual([]);
-    expect(requestedTraceExporters({ OTEL_SERVICE_NAME: "x" })).toEqual([]);
-    expect(requestedTraceExporters({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" })).toEqual([
-      "otlp",
-    ]);
-    expect(
-      requestedTraceExporters({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/v1/traces" }),
-    ).toEqual(["otlp"]);
-    expect(requestedTraceExporters({ OTEL_TRACES_EXPORTER: "console, otlp" })).toEqual([
-      "console",
-      "otlp",
-    ]);
-    expect(
-      requestedTraceExporters({
-        OTEL_TRACES_EXPORTER: "none",
-        OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318",
-      }),
-    ).toEqual([]);
-    expect(
-      requestedTraceExporters({
-        OTEL_SDK_DISABLED: "true",
-        OTEL_TRACES_EXPORTER: "otlp",
-      }),
-    ).toEqual([]);
-    expect(() => requestedTraceExporters({ OTEL_TRACES_EXPORTER: "zipkin" })).toThrow(
-      /OTEL_TRACES_EXPORTER names zipkin; supported: otlp, console, none/,
-    );
-  });
-
-  it("refuses the grpc protocol by name, and starts nothing when not asked", async () => {
-    await expect(
-      startTracing({
-        serviceName: "test",
-        env: { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
-      }),
-    ).rejects.toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL grpc is not supported/);
-    await expect(startTracing({ serviceName: "test", env: {} })).resolves.toBeUndefined();
-  });
-});
 
 describe.skipIf(!redisTestsRun)(redisTitle("a farm job's trace"), { timeout: 300_000 }, () => {
   let redis: TestRedis;
