@@ -179,6 +179,8 @@ describe("audit log file", () => {
     log = await createAuditLog({
       file: "/dev/full",
       maxBytes: 0,
+      // Retries fail the same way; whether one happens in between changes no count.
+      retryMs: 0,
       registry,
       onWarning: (message) => warnings.push(message),
     });
@@ -199,6 +201,44 @@ describe("audit log file", () => {
     await log.flush();
     const counted = await later.getSingleMetricAsString("dcc_audit_lines_dropped_total");
     expect(counted).toMatch(/^dcc_audit_lines_dropped_total 5$/m);
+  });
+
+  it("writes again once the path can be written, after retryMs", async () => {
+    const blocker = join(folder, "logs");
+    await writeFile(blocker, "not a folder yet");
+    const warnings: string[] = [];
+    const file = join(blocker, "audit.jsonl");
+    log = await createAuditLog({
+      file,
+      maxBytes: 0,
+      retryMs: 0,
+      onWarning: (message) => warnings.push(message),
+    });
+    log.record(event(1));
+    await log.flush();
+    expect(await waitUntil(() => log?.dropped === 1)).toBe(true);
+    // Still blocked: the retry fails again, counted but not warned about again.
+    log.record(event(2));
+    await log.flush();
+    expect(await waitUntil(() => log?.dropped === 2)).toBe(true);
+    expect(warnings).toHaveLength(1);
+    await rm(blocker);
+    log.record(event(3));
+    await log.flush();
+    expect(log.written).toBe(1);
+    await log.close();
+    expect((await lines(file)).map((line) => line["job_id"])).toEqual(["job-0003"]);
+    expect(log.dropped).toBe(2);
+  });
+
+  it("refuses bad sizes, file counts and retry times", async () => {
+    await expect(createAuditLog({ file: join(folder, "a"), maxFiles: 1 })).rejects.toThrow(
+      /maxFiles must be a whole number, at least 2/,
+    );
+    await expect(createAuditLog({ file: join(folder, "a"), maxBytes: -1 })).rejects.toThrow(
+      /maxBytes/,
+    );
+    await expect(createAuditLog({ file: "" })).rejects.toThrow(/needs a file/);
   });
 
   it("only warns once for a path that cannot be created", async () => {

@@ -3,6 +3,7 @@ import { type DestinationStream, pino } from "pino";
 import { Counter, type Registry } from "prom-client";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
 import { auditLine, auditLineVersion } from "./internal/audit-line.ts";
+import { McpBridgeError } from "./mcp-bridge-error.ts";
 
 /** Options for {@link createAuditLog}. */
 export interface AuditLogOptions {
@@ -20,7 +21,12 @@ export interface AuditLogOptions {
   maxFiles?: number;
   /** A registry to count dropped lines on (`dcc_audit_lines_dropped_total`), e.g. the server's `metrics`. */
   registry?: Registry;
-  /** Told once when writing fails. Default `process.emitWarning`. */
+  /**
+   * How long after a write failure the file is opened again, in ms (a disk freed, a folder
+   * created); lines in between are dropped. Default 30 000.
+   */
+  retryMs?: number;
+  /** Told when writing fails: once per outage (not per line, nor per failed retry). Default `process.emitWarning`. */
   onWarning?: (message: string) => void;
 }
 
@@ -64,6 +70,8 @@ type PinoRoll = (options: {
 const pinoRoll = createRequire(import.meta.url)("pino-roll") as PinoRoll;
 
 const droppedMetric = "dcc_audit_lines_dropped_total";
+const defaultMaxBytes = 100 * 1024 * 1024;
+const defaultMaxFiles = 10;
 /** Most bytes waiting for the disk before lines are dropped instead of held in memory. */
 const maxBufferedBytes = 16 * 1024 * 1024;
 
@@ -71,9 +79,27 @@ const maxBufferedBytes = 16 * 1024 * 1024;
  * Opens an audit log: one JSON line per tool call (schema in the README, with a version field
  * `v`), written through pino to a file rotated by size (pino-roll), so it stays bounded. A write
  * failure (unwritable path, full disk) never fails or delays a call: it is reported once through
- * `onWarning`, and lost lines are counted. Never throws for a bad path: it warns and drops.
+ * `onWarning`, and lost lines are counted; the file is opened again after `retryMs`.
+ * @throws {@link McpBridgeError} `INVALID_CONFIG` for a bad size, file count or retry time; never
+ *   for a path that cannot be written (that warns and drops).
  */
 export async function createAuditLog(options: AuditLogOptions): Promise<AuditLog> {
+  const { maxBytes = defaultMaxBytes, maxFiles = defaultMaxFiles, retryMs = 30_000 } = options;
+  if (typeof options.file !== "string" || options.file === "") {
+    throw new McpBridgeError({ code: "INVALID_CONFIG", message: "The audit log needs a file" });
+  }
+  for (const [name, value, least] of [
+    ["maxBytes", maxBytes, 0],
+    ["maxFiles", maxFiles, 2],
+    ["retryMs", retryMs, 0],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < least) {
+      throw new McpBridgeError({
+        code: "INVALID_CONFIG",
+        message: `The audit log's ${name} must be a whole number, at least ${least}`,
+      });
+    }
+  }
   const writer = new AuditWriter(options);
   await writer.open();
   return writer;
@@ -86,6 +112,9 @@ class AuditWriter implements AuditLog {
   readonly #logger;
   #stream: FileStream | undefined;
   #failed = false;
+  #failedAt = 0;
+  #reopening = false;
+  #warned = false;
   #closed: Promise<void> | undefined;
   /** Byte lengths of lines handed to the stream and not yet confirmed written, oldest first. */
   readonly #pending: number[] = [];
@@ -129,28 +158,43 @@ class AuditWriter implements AuditLog {
     }
   };
 
+  /** Opens the file's stream; a failure (now or on a later write) turns the log off for `retryMs`. */
   async open(): Promise<void> {
     const { file } = this.#options;
-    const maxBytes = this.#options.maxBytes ?? 100 * 1024 * 1024;
-    const maxFiles = this.#options.maxFiles ?? 10;
+    const maxBytes = this.#options.maxBytes ?? defaultMaxBytes;
+    const maxFiles = this.#options.maxFiles ?? defaultMaxFiles;
     try {
-      if (!Number.isInteger(maxBytes) || maxBytes < 0)
-        throw new Error("maxBytes must be 0 or more");
-      if (!Number.isInteger(maxFiles) || maxFiles < 2)
-        throw new Error("maxFiles must be 2 or more");
-      const stream = (maxBytes === 0
-        ? pino.destination({ dest: file, mkdir: true, sync: false, maxLength: maxBufferedBytes })
-        : await pinoRoll({
-            file,
-            size: `${maxBytes}b`,
-            limit: { count: maxFiles - 1, removeOtherLogFiles: true },
-            mkdir: true,
-            maxLength: maxBufferedBytes,
-          })) as unknown as FileStream;
-      stream.on("write", (bytes: number) => this.#confirm(bytes));
-      stream.on("drop", () => this.#unqueueLast());
-      stream.on("error", (error: NodeJS.ErrnoException) => this.#fail(error));
+      const stream =
+        maxBytes === 0
+          ? (pino.destination({
+              dest: file,
+              mkdir: true,
+              sync: false,
+              maxLength: maxBufferedBytes,
+            }) as unknown as FileStream)
+          : await pinoRoll({
+              file,
+              size: `${maxBytes}b`,
+              limit: { count: maxFiles - 1, removeOtherLogFiles: true },
+              mkdir: true,
+              maxLength: maxBufferedBytes,
+            });
+      // Events of a stream given up on (after a failure) no longer count.
+      stream.on("write", (bytes: number) => {
+        if (stream === this.#stream) this.#confirm(bytes);
+      });
+      stream.on("drop", () => {
+        if (stream === this.#stream) this.#unqueueLast();
+      });
+      stream.on("error", (error: NodeJS.ErrnoException) => {
+        if (stream === this.#stream) this.#fail(error);
+      });
+      if (this.#closed !== undefined) {
+        stream.destroy();
+        return;
+      }
       this.#stream = stream;
+      this.#failed = false;
     } catch (error) {
       this.#fail(error as NodeJS.ErrnoException);
     }
@@ -192,6 +236,7 @@ class AuditWriter implements AuditLog {
   }
 
   #write(text: string): void {
+    if (this.#failed && this.#closed === undefined) this.#retry();
     const stream = this.#stream;
     if (this.#failed || stream === undefined || this.#closed !== undefined) {
       this.#drop(1);
@@ -207,6 +252,8 @@ class AuditWriter implements AuditLog {
     while (this.#pending.length > 0 && this.#confirmedBytes >= (this.#pending[0] as number)) {
       this.#confirmedBytes -= this.#pending.shift() as number;
       this.written += 1;
+      // Writing works (again): the next outage is worth a warning of its own.
+      this.#warned = false;
     }
     this.#wakeIfIdle();
   }
@@ -218,19 +265,23 @@ class AuditWriter implements AuditLog {
     this.#wakeIfIdle();
   }
 
+  /** After `retryMs`, opens the file again (a freed disk, a folder created): the next lines go there. */
+  #retry(): void {
+    if (this.#reopening || Date.now() - this.#failedAt < (this.#options.retryMs ?? 30_000)) return;
+    this.#reopening = true;
+    // Rotation opens asynchronously (the line that asked is dropped); unrotated opens at once.
+    void this.open().finally(() => {
+      this.#reopening = false;
+    });
+  }
+
   #fail(error: NodeJS.ErrnoException): void {
+    this.#failedAt = Date.now();
     if (!this.#failed) {
       this.#failed = true;
-      const warn =
-        this.#options.onWarning ??
-        ((message: string) => process.emitWarning(message, { code: "DCC_AUDIT_LOG" }));
-      try {
-        warn(
-          `Audit log ${this.#options.file} cannot be written (${error.code ?? error.message}); audit lines are dropped and counted in ${droppedMetric}`,
-        );
-      } catch {
-        // A warning that fails to print must not fail anything else.
-      }
+      // Once per outage: a retry that fails again says nothing new.
+      if (!this.#warned) this.#warn(error);
+      this.#warned = true;
       try {
         this.#stream?.destroy();
       } catch {
@@ -243,6 +294,19 @@ class AuditWriter implements AuditLog {
     this.#pending.length = 0;
     this.#confirmedBytes = 0;
     this.#wakeIfIdle();
+  }
+
+  #warn(error: NodeJS.ErrnoException): void {
+    const warn =
+      this.#options.onWarning ??
+      ((message: string) => process.emitWarning(message, { code: "DCC_AUDIT_LOG" }));
+    try {
+      warn(
+        `Audit log ${this.#options.file} cannot be written (${error.code ?? error.message}); audit lines are dropped and counted in ${droppedMetric} until it can be written again`,
+      );
+    } catch {
+      // A warning that fails to print must not fail anything else.
+    }
   }
 
   #drop(lines: number): void {
