@@ -1,10 +1,14 @@
 // With syncCallsOnQueue, a synchronous script call is a job on the queue, awaited: its result,
 // progress and cancel go through the queue, and nothing runs in this process.
+import { randomUUID } from "node:crypto";
 import { revisions } from "@dcc/mcp-test-clients";
 import { describe, expect, it } from "vitest";
 import { startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
+import type { JobWorkContext } from "../job-manager.ts";
 import type { JobQueue, JobQueueCancelOptions, JobQueueSubmission } from "../job-queue.ts";
 import type { JobRecord } from "../job-store.ts";
+import { createCallToken } from "./call-context.ts";
+import { runQueuedCall } from "./queued-call.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -163,5 +167,62 @@ describe.each(revisions)("synchronous calls on the job queue (%s)", (revision) =
     } finally {
       await harness.close();
     }
+  });
+});
+
+describe("runQueuedCall", () => {
+  const context = (): JobWorkContext => {
+    const jobId = randomUUID();
+    return { jobId, token: createCallToken(jobId, undefined), reportProgress: () => {} };
+  };
+  const submission = { dccName: "maya", code: "for (;;) {}" };
+
+  it("cancels a job that is still unfinished past its timeout plus the margin, and answers TIMEOUT", async () => {
+    // The job never finishes, so only the wait's bound can end the call.
+    const queue = new ManualQueue();
+    const call = context();
+    const result = await runQueuedCall(queue, call, { submission, timeoutSecs: 0, marginSecs: 0 });
+    expect(result).toMatchObject({
+      success: false,
+      errorCode: "TIMEOUT",
+      completion: "not_started",
+      job_id: call.jobId,
+      error: expect.stringContaining("with async: true"),
+    });
+    expect(queue.cancels.map((cancel) => cancel.jobId)).toEqual([call.jobId]);
+  });
+
+  it("answers JOB_QUEUE_UNAVAILABLE with the job id when the queue stops answering mid-wait", async () => {
+    const queue = new ManualQueue();
+    queue.get = () => Promise.reject(new Error("Redis at redis://127.0.0.1:1 did not answer"));
+    const call = context();
+    expect(await runQueuedCall(queue, call, { submission, timeoutSecs: 30 })).toMatchObject({
+      success: false,
+      errorCode: "JOB_QUEUE_UNAVAILABLE",
+      error: "Redis at redis://127.0.0.1:1 did not answer",
+      job_id: call.jobId,
+    });
+  });
+
+  it("answers JOB_NOT_FOUND when the job's record is gone", async () => {
+    const queue = new ManualQueue();
+    queue.get = async () => undefined;
+    const call = context();
+    expect(await runQueuedCall(queue, call, { submission, timeoutSecs: 30 })).toMatchObject({
+      success: false,
+      errorCode: "JOB_NOT_FOUND",
+      job_id: call.jobId,
+    });
+  });
+
+  it("cancels the job at once when the call was already cancelled", async () => {
+    const queue = new ManualQueue();
+    const call = context();
+    call.token.cancel("Request cancelled by client");
+    expect(await runQueuedCall(queue, call, { submission, timeoutSecs: 30 })).toMatchObject({
+      success: false,
+      errorCode: "CANCELLED",
+    });
+    expect(queue.cancels.map((cancel) => cancel.jobId)).toEqual([call.jobId]);
   });
 });

@@ -21,6 +21,8 @@ export interface QueuedCallOptions {
   onProgress?: ((progress: NonNullable<JobRecord["progress"]>) => void) | undefined;
   /** How long a cancel waits for the worker to stop the job, in ms. Default 2000. */
   cancelWaitMs?: number;
+  /** The wait beyond `timeoutSecs`, in seconds. Default {@link queuedCallMarginSecs}. */
+  marginSecs?: number;
 }
 
 /**
@@ -42,7 +44,8 @@ export async function runQueuedCall(
   } catch (error) {
     return submissionFailed(dccName, error);
   }
-  const waitSecs = options.timeoutSecs + queuedCallMarginSecs;
+  const marginSecs = options.marginSecs ?? queuedCallMarginSecs;
+  const waitSecs = options.timeoutSecs + marginSecs;
   const deadline = Date.now() + waitSecs * 1000;
   const cancel = async (reason: string): Promise<JobRecord | undefined> => {
     try {
@@ -109,7 +112,7 @@ export async function runQueuedCall(
       return {
         success: false,
         message: executeMessage(dccName, "TIMEOUT"),
-        error: `The job did not finish within ${waitSecs} s (its timeout of ${options.timeoutSecs} s plus ${queuedCallMarginSecs} s for a worker to take it) and was cancelled; run long scripts, or scripts for a busy farm, with async: true`,
+        error: `The job did not finish within ${waitSecs} s (its timeout of ${options.timeoutSecs} s plus ${marginSecs} s for a worker to take it) and was cancelled; run long scripts, or scripts for a busy farm, with async: true`,
         errorCode: "TIMEOUT",
         completion: record.status === "pending" ? "not_started" : "unknown",
         job_id: jobId,
