@@ -15,6 +15,7 @@ import {
   requireBlender,
 } from "@dcc/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReferenceServer } from "../src/index.ts";
 import {
   type CliProcess,
   connectHttp,
@@ -195,6 +196,38 @@ describe.skipIf(!runs)(
         await client.close();
       }
       expect(await stopCli(cli, "SIGTERM")).toBe(0);
+    });
+
+    it("closes the farm queue's Redis connections with the server", async () => {
+      // A Redis of its own: no worker, so the only other client is redis-cli itself.
+      const own = await redisSupport.startRedis();
+      try {
+        const clients = async (): Promise<number> =>
+          (await redisCli(own, "CLIENT", "LIST")).split("\n").filter((line) => line !== "").length;
+        expect(await clients()).toBe(1);
+        const server = await createReferenceServer({
+          port: 0,
+          dataDir: folder(),
+          scriptsDir: folder(),
+          farm: { url: own.url },
+        });
+        const client = await connectHttp(server.url as string);
+        try {
+          expect(await execute(client, "return 1;", { async: true })).toMatchObject({
+            success: true,
+            status: "pending",
+          });
+          expect((await fetch(new URL("/readyz", server.url))).status).toBe(200);
+          expect(await clients()).toBeGreaterThan(1);
+        } finally {
+          await client.close();
+        }
+        await server.close();
+        // Redis drops a connection once it reads the client's QUIT or close: wait for that.
+        await until(async () => (await clients()) === 1, 60_000);
+      } finally {
+        await own.stop();
+      }
     });
 
     it("starts against a Redis that is down, says so, and answers every script JOB_QUEUE_UNAVAILABLE without hanging", async () => {
