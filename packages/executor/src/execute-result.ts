@@ -65,6 +65,22 @@ export interface ExecuteStats {
    * `"(other)"`.
    */
   commands?: Record<string, number>;
+  /**
+   * What the script's commands reported creating and removing, when any returned a change report
+   * (`{ created, removed }`, as Blender's operators do); absent otherwise.
+   */
+  changes?: ExecuteChanges;
+}
+
+/**
+ * The data-blocks a script's commands reported creating and removing (their paths, else
+ * `type name`), at most 50 in each list; `more` counts the rest. They describe what the commands
+ * did, even when the script's changes were then rolled back.
+ */
+export interface ExecuteChanges {
+  created: string[];
+  removed: string[];
+  more?: { created?: number; removed?: number };
 }
 
 /** An image a host command returned and the script's value refers to (see `HostImage`). */

@@ -43,6 +43,7 @@ export type {
 export { executeMessage } from "./execute-message.ts";
 export type { ExecuteLogEntry, ExecuteOptions, ExecuteProgress } from "./execute-options.ts";
 export type {
+  ExecuteChanges,
   ExecuteCompletion,
   ExecuteErrorCode,
   ExecuteFailure,

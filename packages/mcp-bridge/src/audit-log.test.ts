@@ -115,6 +115,33 @@ describe("audit log file", () => {
     expect(line).not.toHaveProperty("script");
   });
 
+  it("records what the commands reported creating and removing, and the files written", async () => {
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 0 });
+    log.record({
+      ...event(1),
+      result: {
+        success: false,
+        message: "failed",
+        errorCode: "SCRIPT_ERROR",
+        completion: "complete",
+        stats: {
+          dispatchCalls: 2,
+          changes: { created: ['meshes["Cube"]'], removed: [], more: { created: 4 } },
+        },
+        rollback: { rolledBack: true, filesWritten: ["/shots/a.png"] },
+      },
+    });
+    await log.close();
+    expect((await lines(file))[0]).toMatchObject({
+      created: ['meshes["Cube"]'],
+      removed: [],
+      changes_more: { created: 4 },
+      files_written: ["/shots/a.png"],
+      rolled_back: true,
+    });
+  });
+
   it("masks secret-looking parameters of a file_path call", async () => {
     const file = join(folder, "audit.jsonl");
     log = await createAuditLog({ file, maxBytes: 0 });

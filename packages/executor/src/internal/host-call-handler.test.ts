@@ -21,6 +21,23 @@ describe("DccApiExecutor.execute: dispatch", () => {
     expect(result.stats.commands).toEqual({ add: 2, echo: 1 });
   });
 
+  it("gathers the change reports commands return, bounded, and passes over other values", async () => {
+    const plain = await executor.execute('dispatch("add", { a: 1, b: 2 }); return 1');
+    expect(plain.stats.changes).toBeUndefined();
+    const result = await executor.execute(
+      'dispatch("echo", { result: ["FINISHED"], created: [{ type: "Mesh", name: "Cube", path: \'meshes["Cube"]\' }, { type: "Object", name: "Cube" }], removed: [], more: { created: 3 } });\n' +
+        'dispatch("echo", { removed: [{ type: "Light", name: "Sun", path: \'lights["Sun"]\' }], created: "not a list" });\n' +
+        'for (let i = 0; i < 60; i++) dispatch("echo", { created: ["n" + i] });\nreturn 1',
+    );
+    expect(result.success).toBe(true);
+    const changes = result.stats.changes;
+    expect(changes?.created.slice(0, 3)).toEqual(['meshes["Cube"]', "Object Cube", "n0"]);
+    expect(changes?.created).toHaveLength(50);
+    expect(changes?.removed).toEqual(['lights["Sun"]']);
+    // 3 the first command cut, 12 past the bound of 50.
+    expect(changes?.more).toEqual({ created: 15 });
+  });
+
   it("counts commands by name, bounded: names past the first 200 count as (other)", async () => {
     const none = await executor.execute("return 1");
     expect(none.stats.commands).toBeUndefined();

@@ -3,8 +3,10 @@
 import { context as otelContext } from "@opentelemetry/api";
 import { CommandError } from "../command-error.ts";
 import { commandErrorCodes } from "../command-error-code.ts";
+import type { ExecuteChanges } from "../execute-result.ts";
 import { withImageSink } from "../host-image.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
+import { ChangeTally } from "./change-tally.ts";
 import { CommandCounts } from "./command-counts.ts";
 import type { ImageStash } from "./image-stash.ts";
 import { errorReply, valueReply } from "./reply-text.ts";
@@ -39,6 +41,8 @@ export interface HostCallHandler {
   readonly calls: number;
   /** Those calls by command name (bounded, see {@link CommandCounts}); undefined for none. */
   commands(): Record<string, number> | undefined;
+  /** What those commands reported creating and removing (see {@link ChangeTally}). */
+  changes(): ExecuteChanges | undefined;
   /** Commands started and not settled yet. */
   readonly inFlight: number;
   /** Settles once no command is in flight. */
@@ -56,6 +60,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
           withImageSink(images.add, () => valueReply(command, value));
   let calls = 0;
   const counts = new CommandCounts();
+  const changes = new ChangeTally();
   let inFlight = 0;
   const waiters: Array<() => void> = [];
   const settled = (): void => {
@@ -70,13 +75,16 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
     );
     if (!(outcome instanceof Promise)) {
       traced?.end(outcome.ok ? undefined : outcome.error);
-      return outcome.ok ? reply(name, outcome.value) : failureReply(name, outcome.error);
+      if (!outcome.ok) return failureReply(name, outcome.error);
+      changes.add(outcome.value);
+      return reply(name, outcome.value);
     }
     inFlight++;
     return outcome.then(
       (value) => {
         traced?.end();
         settled();
+        changes.add(value);
         return reply(name, value);
       },
       (error: unknown) => {
@@ -95,6 +103,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       return calls;
     },
     commands: () => counts.toJSON(),
+    changes: () => changes.toJSON(),
     get inFlight() {
       return inFlight;
     },

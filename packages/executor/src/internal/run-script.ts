@@ -6,6 +6,7 @@ import type { DispatchLane } from "../dispatch-lane.ts";
 import { executeMessage } from "../execute-message.ts";
 import type { ExecuteOptions } from "../execute-options.ts";
 import type {
+  ExecuteChanges,
   ExecuteCompletion,
   ExecuteErrorCode,
   ExecuteFailure,
@@ -91,10 +92,12 @@ async function runTraced(
   const { limits, dccName } = target;
   let hostCalls = 0;
   let commands: Record<string, number> | undefined;
+  let changes: ExecuteChanges | undefined;
   const stats = (dispatchCalls = hostCalls): ExecuteStats => ({
     durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
     dispatchCalls,
     ...(commands === undefined ? {} : { commands }),
+    ...(changes === undefined ? {} : { changes }),
   });
   const failure = (
     errorCode: ExecuteErrorCode,
@@ -182,6 +185,7 @@ async function runTraced(
   }
   hostCalls = host.calls;
   commands = host.commands();
+  changes = host.changes();
 
   const hostStillRunning =
     host.inFlight > 0 || (outcome.status === "error" && outcome.hostCallOpen === true);

@@ -26,6 +26,9 @@ export interface AuditLine {
   outcome: { success: boolean; errorCode: string | null; completion: string | null };
   dispatches: number | null;
   commands: Record<string, number> | null;
+  created?: string[];
+  removed?: string[];
+  changes_more?: { created?: number; removed?: number };
   files_written?: string[];
   rolled_back?: boolean;
   duration_ms: number;
@@ -69,6 +72,13 @@ export function auditLine(
   if (withScript && script?.code !== undefined) line.script = script.code;
   if (script?.filePath !== undefined) line.file_path = script.filePath;
   if (script?.params !== undefined) line.params = masked(script.params, 0);
+  const changes = objectOr(stats?.["changes"]);
+  if (changes !== undefined) {
+    if (Array.isArray(changes["created"])) line.created = changes["created"].map(String);
+    if (Array.isArray(changes["removed"])) line.removed = changes["removed"].map(String);
+    const more = objectOr(changes["more"]);
+    if (more !== undefined) line.changes_more = more as { created?: number; removed?: number };
+  }
   const files = report?.["filesWritten"];
   if (Array.isArray(files)) line.files_written = files.map(String);
   if (typeof report?.["rolledBack"] === "boolean") line.rolled_back = report["rolledBack"];
