@@ -172,38 +172,40 @@ export function registerDccApiExecutor(
         const span = startToolCallSpan(executeToolName, dccName, extra.mcpReq._meta, () =>
           identity(extra),
         );
-        const result = await span.run(() =>
-          jobAction
-            ? runJobAction(args, { jobs, dccName, executeToolName })
-            : runExecuteCall(
-                executor,
-                args,
-                extra,
-                {
-                  jobs,
-                  executeToolName,
-                  logLevel,
-                  progressIntervalMs: options.progressIntervalMs ?? 50,
-                  maxLogNotifications: options.maxLogNotifications ?? 200,
-                  maxResultChars,
-                  clientOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
-                  onJobFinished: (jobId, jobResult, durationMs) =>
-                    observe(
-                      executeToolName,
-                      "execute",
-                      performance.now() - durationMs,
-                      jobResult,
-                      extra,
-                      {
-                        phase: "job",
-                        jobId,
-                        async: true,
-                        script: callScript(args, jobResult),
-                      },
-                    ),
-                },
-                facts,
-              ),
+        const result = await span.run(
+          () =>
+            jobAction
+              ? runJobAction(args, { jobs, dccName, executeToolName })
+              : runExecuteCall(
+                  executor,
+                  args,
+                  extra,
+                  {
+                    jobs,
+                    executeToolName,
+                    logLevel,
+                    progressIntervalMs: options.progressIntervalMs ?? 50,
+                    maxLogNotifications: options.maxLogNotifications ?? 200,
+                    maxResultChars,
+                    clientOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
+                    onJobFinished: (jobId, jobResult, durationMs) =>
+                      observe(
+                        executeToolName,
+                        "execute",
+                        performance.now() - durationMs,
+                        jobResult,
+                        extra,
+                        {
+                          phase: "job",
+                          jobId,
+                          async: true,
+                          script: callScript(args, jobResult),
+                        },
+                      ),
+                  },
+                  facts,
+                ),
+          () => facts.jobId,
         );
         observe(executeToolName, "execute", startedAt, result, extra, {
           jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),

@@ -54,10 +54,13 @@ describe.each(revisions)("tool-call spans (%s)", (revision) => {
     const client = await harness.connect();
     const result = (await client.callTool({
       name: "dcc_execute",
-      arguments: { code: 'dispatch("tick", {}); return dispatch("tick", {});' },
+      arguments: {
+        code: 'dispatch("tick", {}); dispatch("tick", {}); return dispatch("whoami", {});',
+      },
       _meta: { traceparent, tracestate: "vendor=1" },
     })) as ToolResult;
-    expect(result.structuredContent?.["output"]).toBe(2);
+    const jobId = result.structuredContent?.["output"];
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
 
     const call = only("tools/call dcc_execute");
     expect(call.kind).toBe(SpanKind.SERVER);
@@ -70,7 +73,8 @@ describe.each(revisions)("tool-call spans (%s)", (revision) => {
       "dcc.name": "maya",
       "dcc.success": true,
       "dcc.completion": "complete",
-      "dcc.dispatch_calls": 2,
+      "dcc.dispatch_calls": 3,
+      "dcc.job.id": jobId,
     });
     // 2026-07-28 has no transport session.
     if (revision === "2025-11-25") {

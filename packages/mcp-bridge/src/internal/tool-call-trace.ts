@@ -39,8 +39,11 @@ export interface ToolCallSpan {
   readonly context: Context;
   /** Ends the span with the envelope the tool answered. */
   end(result: BridgeResult): void;
-  /** Runs `work` in the span's context and ends the span with its envelope (or its throw). */
-  run(work: () => Promise<BridgeResult>): Promise<BridgeResult>;
+  /**
+   * Runs `work` in the span's context and ends the span with its envelope (or its throw); `jobId`
+   * names the server-owned id the work ran under, once it has run (a synchronous script's).
+   */
+  run(work: () => Promise<BridgeResult>, jobId?: () => string | undefined): Promise<BridgeResult>;
 }
 
 /**
@@ -86,7 +89,7 @@ function traced(span: Span, spanContext: Context): ToolCallSpan {
   return {
     context: spanContext,
     end: (result) => endWithResult(span, result),
-    async run(work) {
+    async run(work, jobId) {
       let result: BridgeResult;
       try {
         result = await context.with(spanContext, work);
@@ -95,6 +98,8 @@ function traced(span: Span, spanContext: Context): ToolCallSpan {
         endWithResult(span, { success: false, message, error: message, errorCode: "INTERNAL" });
         throw error;
       }
+      const id = jobId?.();
+      if (id !== undefined && span.isRecording()) span.setAttribute("dcc.job.id", id);
       endWithResult(span, result);
       return result;
     },
