@@ -46,6 +46,10 @@ describeWithBlender("the Blender adapter, headless", () => {
         location: [4, 0, 0],
       },
     });
+    // The operators' change reports, gathered for the script's stats (and so the audit log).
+    const created = result.stats.changes?.created ?? [];
+    expect(created).toEqual(expect.arrayContaining(['objects["Sphere"]', 'objects["Sphere.004"]']));
+    expect(result.stats.changes?.removed).toEqual([]);
   });
 
   it("runs a script's reads on the sandbox's own connection, and its writes on the main thread", async () => {
