@@ -3,6 +3,7 @@
 // `dcc-reference-server` bin after a build. Logs go to stderr; over stdio, stdout is MCP's.
 import { startTracing, type Tracing } from "@dcc/farm";
 import { dccLabels } from "./adapters/select-adapters.ts";
+import { readTokensFile } from "./cli/labelled-tokens.ts";
 import { CliUsageError, parseCliArguments, usage } from "./cli/parse-cli-arguments.ts";
 import { createReferenceServer } from "./server/reference-server.ts";
 
@@ -78,6 +79,24 @@ const stop = (signal: string): void => {
     },
   );
 };
+// A tokens file is read again on SIGHUP: a removed line revokes its token, without a restart.
+const tokensFile = config.tokensFile;
+if (tokensFile !== undefined && config.transport === "http") {
+  process.on("SIGHUP", () => {
+    try {
+      const tokens = readTokensFile(tokensFile);
+      server.updateTokens(tokens);
+      process.stderr.write(
+        `dcc reference server: SIGHUP, ${tokens.length} labelled tokens read again from ${tokensFile}\n`,
+      );
+    } catch (error) {
+      // The message names the file and line, never a token; the tokens in use stay.
+      process.stderr.write(
+        `dcc reference server: SIGHUP, tokens not changed: ${(error as Error).message}\n`,
+      );
+    }
+  });
+}
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
 // A farm's Redis that does not answer is said now (bounded); /readyz says it until it answers.

@@ -1,7 +1,7 @@
 // The audit log and labelled tokens of the real CLI process over real HTTP: the label names the
 // client, a wrong token is refused, and neither a token nor the server's secret environment
 // reaches the log; a log that cannot be written only warns, counts drops on /metrics, and the
-// calls go on.
+// calls go on; the tokens file is read again on SIGHUP, so a token is revoked without a restart.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import {
   spawnCli,
   startupUrl,
   stopCli,
+  until,
 } from "./__fixtures__/mcp-helpers.ts";
 
 const started: CliProcess[] = [];
@@ -120,6 +121,59 @@ describe("audit log of the CLI", { timeout: 300_000 }, () => {
     expect(await dropped()).toBe(3);
     const warnings = cli.stderr().match(/Audit log \/dev\/full cannot be written/g) ?? [];
     expect(warnings).toHaveLength(1);
+    expect(await stopCli(cli, "SIGTERM")).toBe(0);
+  });
+});
+
+const bobToken = "bob-token-098f6bcd4621d373";
+
+/** The status of an `initialize` with `token`. */
+async function status(url: string, token: string): Promise<number> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "reload-test", version: "1" },
+      },
+    }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe("tokens file on SIGHUP", { timeout: 300_000 }, () => {
+  it("revokes a removed token and admits a new one; a bad file changes nothing", async () => {
+    const folder = tempDir();
+    const file = join(folder, "tokens");
+    writeFileSync(file, `alice ${aliceToken}\n`);
+    const cli = spawnCli(["--port", "0", "--data-dir", folder, "--tokens-file", file]);
+    started.push(cli);
+    const url = await startupUrl(cli);
+    expect(await status(url, aliceToken)).toBe(200);
+    expect(await status(url, bobToken)).toBe(401);
+
+    writeFileSync(file, `# alice left\nbob ${bobToken}\n`);
+    cli.child.kill("SIGHUP");
+    await until(() => cli.stderr().includes("1 labelled tokens read again"));
+    expect(await status(url, aliceToken)).toBe(401);
+    expect(await status(url, bobToken)).toBe(200);
+
+    writeFileSync(file, `bob ${bobToken}\ncarol short\n`);
+    cli.child.kill("SIGHUP");
+    await until(() => cli.stderr().includes("tokens not changed"));
+    expect(cli.stderr()).toMatch(/tokens not changed: .*line 2 \(label carol\)/);
+    expect(cli.stderr()).not.toContain(bobToken);
+    expect(await status(url, bobToken)).toBe(200);
     expect(await stopCli(cli, "SIGTERM")).toBe(0);
   });
 });

@@ -34,6 +34,8 @@ export interface DccRequestHandler {
   readonly adapters: readonly DccServerAdapter[];
   /** The Prometheus registry served at `GET /metrics`; register more metrics on it to serve them there too. */
   readonly metrics: Registry;
+  /** Replaces the labelled `tokens`; see `McpHttpHandler.updateTokens`. */
+  updateTokens(tokens: ReadonlyArray<LabelledToken>): void;
   /**
    * Graceful shutdown: later requests get 503, calls and jobs in flight are cancelled, sessions
    * close, then every executor's sandbox pool ends and every adapter closes. The listener is
@@ -77,6 +79,10 @@ export async function createDccRequestHandler(
   return Object.defineProperties(handle, {
     adapters: { value: composition.slots, enumerable: true },
     metrics: { value: handler.metrics, enumerable: true },
+    updateTokens: {
+      value: (tokens: ReadonlyArray<LabelledToken>) => handler.updateTokens(tokens),
+      enumerable: true,
+    },
     close: { value: close, enumerable: true },
   }) as DccRequestHandler;
 }

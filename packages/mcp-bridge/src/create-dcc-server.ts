@@ -5,6 +5,8 @@ import type { DccServerAdapter } from "./dcc-server-adapter.ts";
 import { composeAdapters } from "./internal/compose-adapters.ts";
 import { authOf, checkListener } from "./internal/http-config.ts";
 import { pickHttpSettings } from "./internal/http-settings.ts";
+import type { LabelledToken } from "./labelled-token.ts";
+import { McpBridgeError } from "./mcp-bridge-error.ts";
 import { createMcpHttpServer } from "./mcp-http-server.ts";
 import { runStdioServer } from "./stdio-server.ts";
 
@@ -39,6 +41,13 @@ export interface DccServer {
    * serve them there too); `undefined` over stdio.
    */
   readonly metrics: Registry | undefined;
+  /**
+   * Replaces the labelled `tokens` (the unlabelled `token` stays), e.g. to revoke one without a
+   * restart; the next request is checked against the new list.
+   * @throws `McpBridgeError` `INVALID_STATE` over stdio or for a server started without a token;
+   *   `INVALID_CONFIG` for tokens `tokens` would refuse (the old ones then stay).
+   */
+  updateTokens(tokens: ReadonlyArray<LabelledToken>): void;
   /**
    * Graceful shutdown, in order: stop accepting requests, cancel running calls and jobs (waiting
    * up to `shutdownGraceMs`), close sessions, end every executor's sandbox pool, close every
@@ -75,6 +84,12 @@ export async function createDccServer(options: CreateDccServerOptions): Promise<
   let stopTransport: () => Promise<void> = async () => {};
   let url: string | undefined;
   let metrics: Registry | undefined;
+  let updateTokens = (_tokens: ReadonlyArray<LabelledToken>): void => {
+    throw new McpBridgeError({
+      code: "INVALID_STATE",
+      message: "Tokens apply to the HTTP transport; this server serves stdio",
+    });
+  };
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -109,6 +124,7 @@ export async function createDccServer(options: CreateDccServerOptions): Promise<
       });
       stopTransport = () => http.close();
       metrics = http.metrics;
+      updateTokens = (tokens) => http.updateTokens(tokens);
       url = (await http.start()).url;
     }
   } catch (error) {
@@ -116,5 +132,12 @@ export async function createDccServer(options: CreateDccServerOptions): Promise<
     await composition.close();
     throw error;
   }
-  return { url, adapters: composition.slots, metrics, close, closed };
+  return {
+    url,
+    adapters: composition.slots,
+    metrics,
+    updateTokens: (tokens) => updateTokens(tokens),
+    close,
+    closed,
+  };
 }

@@ -26,6 +26,7 @@ import { sendError } from "./internal/send-error.ts";
 import { ServerMetrics } from "./internal/server-metrics.ts";
 import { JobManager } from "./job-manager.ts";
 import type { LabelledToken } from "./labelled-token.ts";
+import { McpBridgeError } from "./mcp-bridge-error.ts";
 
 /** Options for {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions extends DccServerOptions {
@@ -84,6 +85,14 @@ export interface McpHttpHandler {
    */
   readonly metrics: Registry;
   /**
+   * Replaces the labelled tokens (the unlabelled `auth.token` stays), e.g. to revoke one without
+   * a restart: the next request is checked against the new list; sessions already open keep
+   * working until their next request, which the new list must admit.
+   * @throws {@link McpBridgeError} `INVALID_STATE` when the handler was made without `auth`;
+   *   `INVALID_CONFIG` for tokens that `auth` would refuse (the old ones then stay).
+   */
+  updateTokens(tokens: ReadonlyArray<LabelledToken>): void;
+  /**
    * Graceful shutdown: later requests get 503, calls and jobs in flight are cancelled (waiting up
    * to `shutdownGraceMs`), then every session closes. The listener is yours to close. Idempotent.
    */
@@ -115,6 +124,10 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     jobs: { value: endpoint.jobs, enumerable: true },
     sessionCount: { get: () => endpoint.sessionCount, enumerable: true },
     metrics: { value: endpoint.metrics.registry, enumerable: true },
+    updateTokens: {
+      value: (tokens: ReadonlyArray<LabelledToken>) => endpoint.updateTokens(tokens),
+      enumerable: true,
+    },
     close: { value: () => endpoint.close(), enumerable: true },
   }) as McpHttpHandler;
 }
@@ -142,7 +155,7 @@ class HttpEndpoint {
   readonly #modern: ModernRequests;
   readonly #allowedHosts: readonly string[];
   readonly #allowedOrigins: readonly string[];
-  readonly #tokens: readonly TokenDigest[] | undefined;
+  #tokens: readonly TokenDigest[] | undefined;
   readonly #path: string | undefined;
   readonly #maxBodyBytes: number;
   #closing: Promise<void> | undefined;
@@ -194,6 +207,19 @@ class HttpEndpoint {
 
   get sessionCount(): number {
     return this.#legacy.size;
+  }
+
+  updateTokens(tokens: ReadonlyArray<LabelledToken>): void {
+    const auth = this.#options.auth;
+    if (auth === undefined) {
+      throw new McpBridgeError({
+        code: "INVALID_STATE",
+        message: "This server was started without auth; tokens cannot be added to it",
+      });
+    }
+    const next = { ...(auth.token === undefined ? {} : { token: auth.token }), tokens };
+    checkAuth(next);
+    this.#tokens = tokenDigests(next);
   }
 
   close(): Promise<void> {

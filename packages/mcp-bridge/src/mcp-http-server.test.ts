@@ -106,6 +106,31 @@ describe.each(revisions)("McpHttpServer security (%s)", (revision) => {
     }
     // The handlers see the label, never the secret.
     expect(JSON.stringify(events)).not.toContain("alice-token-0123456789");
+
+    // Revoking alice and adding bob takes effect on the next request; the plain token stays.
+    const status = async (bearer: string) =>
+      (
+        await rawRequest(harness?.url as string, {
+          headers: { ...first.headers, authorization: `Bearer ${bearer}` },
+          body: first.body,
+        })
+      ).status;
+    expect(() => harness?.server.updateTokens([{ label: "bob", token: "too-short" }])).toThrow(
+      /at least 16/,
+    );
+    expect(await status("alice-token-0123456789")).toBe(200);
+    harness.server.updateTokens([{ label: "bob", token: "bob-token-0123456789ab" }]);
+    expect(await status("alice-token-0123456789")).toBe(401);
+    expect(await status("ci-render-token-012345")).toBe(401);
+    expect(await status("bob-token-0123456789ab")).toBe(200);
+    expect(await status(token)).toBe(200);
+  });
+
+  it("refuses tokens for a server started without auth", async () => {
+    harness = await startHttpHarness({}, { revision });
+    expect(() =>
+      harness?.server.updateTokens([{ label: "bob", token: "bob-token-0123456789ab" }]),
+    ).toThrow(/started without auth/);
   });
 
   it("rejects foreign Host and Origin headers (DNS rebinding)", async () => {

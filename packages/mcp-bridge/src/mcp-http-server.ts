@@ -4,6 +4,7 @@ import type { Registry } from "prom-client";
 import { checkListener } from "./internal/http-config.ts";
 import { defaultAllowedHosts } from "./internal/http-guards.ts";
 import type { JobManager } from "./job-manager.ts";
+import type { LabelledToken } from "./labelled-token.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
 import {
   createMcpHttpHandler,
@@ -107,6 +108,11 @@ export class McpHttpServer {
     const urlHost = host.includes(":") ? `[${host}]` : host;
     this.#url = `http://${urlHost}:${port}${this.#options.path ?? "/mcp"}`;
     return { url: this.#url, close: () => this.close() };
+  }
+
+  /** Replaces the labelled tokens; see {@link McpHttpHandler.updateTokens}. */
+  updateTokens(tokens: ReadonlyArray<LabelledToken>): void {
+    this.#handler.updateTokens(tokens);
   }
 
   /** Graceful shutdown: stops listening, cancels calls and jobs in flight, closes sessions. */

@@ -20,6 +20,8 @@ export interface CliConfig {
   token: string | undefined;
   /** Labelled tokens from `--tokens-file`, `DCC_MCP_TOKENS_FILE` or `DCC_MCP_TOKENS`. */
   tokens?: LabelledToken[];
+  /** The tokens file they came from (absolute), read again on SIGHUP. */
+  tokensFile?: string;
   /** The audit log from `--audit-log`/`DCC_MCP_AUDIT_LOG` and its settings. */
   audit?: ReferenceAuditOptions;
   /** The farm's Redis from `--farm`/`DCC_FARM_REDIS_URL` (password from `DCC_FARM_REDIS_PASSWORD`). */
@@ -55,7 +57,7 @@ Options:
   --tokens-file <file>  Accept several tokens, one "label token" per line (# comments allowed);
                     the label names the client in the audit log (env DCC_MCP_TOKENS_FILE, or
                     DCC_MCP_TOKENS with label=token pairs); works with or without --token;
-                    read once at start: restart to revoke a token
+                    read again on SIGHUP, so a token is revoked by removing its line
   --data-dir <dir>  Folder for scene files (env DCC_MCP_DATA_DIR;
                     default ~/.dcc-reference-server/scenes)
   --scripts-dir <dir>  Folder for materialized scripts (env DCC_MCP_SCRIPTS_DIR;
@@ -196,6 +198,7 @@ export function parseCliArguments(
     }
   }
   const tokens = labelledTokens(values["tokens-file"] as string | undefined, env, cwd);
+  const tokensPath = (values["tokens-file"] as string | undefined) ?? env["DCC_MCP_TOKENS_FILE"];
   let farm: FarmRedisOptions | undefined;
   try {
     farm = farmRedis(
@@ -232,6 +235,7 @@ export function parseCliArguments(
   }
   return {
     ...(tokens === undefined ? {} : { tokens }),
+    ...(tokensPath === undefined ? {} : { tokensFile: resolve(cwd, tokensPath) }),
     ...(audit === undefined ? {} : { audit }),
     ...(farm === undefined ? {} : { farm }),
     transport: values["stdio"] === true ? "stdio" : "http",
