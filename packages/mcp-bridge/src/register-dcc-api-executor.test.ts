@@ -176,7 +176,11 @@ describe.each(revisions)("registerDccApiExecutor (%s)", (revision) => {
   it("stores a typed main and runs it again with file_path and params", async () => {
     const root = await mkdtemp(join(tmpdir(), "bridge-scripts-"));
     try {
-      harness = await startHttpHarness({}, { scriptsRoot: root, revision });
+      const events: DccToolCallEvent[] = [];
+      harness = await startHttpHarness(
+        { onToolCall: (event) => events.push(event) },
+        { scriptsRoot: root, revision },
+      );
       const client = await harness.connect();
       const stored = (await client.callTool({
         name: "dcc_execute",
@@ -199,6 +203,17 @@ describe.each(revisions)("registerDccApiExecutor (%s)", (revision) => {
         success: true,
         output: ["ball3", "ball3Shape"],
       });
+      // Without a sha256 of its own, the call is recorded with the hash of the file that ran.
+      await client.callTool({
+        name: "dcc_execute",
+        arguments: { file_path: output.filePath, params: { count: 4 } },
+      });
+      expect(events.at(-1)?.script).toEqual({
+        filePath: output.filePath,
+        params: { count: 4 },
+        sha256: output.sha256,
+      });
+      expect(events.at(-1)?.result["stats"]).toMatchObject({ commands: { polySphere: 1 } });
       const invalid = (await client.callTool({
         name: "dcc_execute",
         arguments: { file_path: output.filePath, params: { count: "three" } },
