@@ -141,7 +141,7 @@ describe("parseCliArguments", () => {
     expect(refused(["--farm", "redis://r"], { DCC_FARM_REDIS_PASSWORD: "" })).toMatch(
       /DCC_FARM_REDIS_PASSWORD is set but empty/,
     );
-    expect(refused(["--farm", "redis://r", "--farm-prefix", "a b"])).toMatch(/--farm-prefix/);
+    expect(refused(["--farm", "redis://r", "--farm-prefix", "a b"])).toMatch(/key prefix must be/);
     expect(refused(["--farm", "redis://r", "--blender-attach", "auto"])).toMatch(
       /--farm runs scripts on the farm's workers/,
     );

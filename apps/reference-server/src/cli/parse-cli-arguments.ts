@@ -2,14 +2,13 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
-import type { FarmRedisOptions } from "@dcc/farm";
+import { FarmError, type FarmRedisOptions, farmRedisFromSettings } from "@dcc/farm";
 import { findMayapy, MayaNotFoundError } from "@dcc/maya";
 import type { LabelledToken } from "@dcc/mcp-bridge";
 import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
 import { checkDccNames } from "../adapters/select-adapters.ts";
 import type { ReferenceAuditOptions } from "../server/reference-audit.ts";
 import { AuditArgumentError, auditArguments } from "./audit-arguments.ts";
-import { FarmArgumentError, farmRedis } from "./farm-arguments.ts";
 import { parseTokensVariable, readTokensFile, TokensFileError } from "./labelled-tokens.ts";
 
 /** What the command line asked for. */
@@ -201,15 +200,15 @@ export function parseCliArguments(
   const tokensPath = (values["tokens-file"] as string | undefined) ?? env["DCC_MCP_TOKENS_FILE"];
   let farm: FarmRedisOptions | undefined;
   try {
-    farm = farmRedis(
+    farm = farmRedisFromSettings(
       {
-        farm: values["farm"] as string | undefined,
+        url: values["farm"] as string | undefined,
         prefix: values["farm-prefix"] as string | undefined,
       },
       env,
     );
   } catch (error) {
-    if (error instanceof FarmArgumentError) throw new CliUsageError(error.message);
+    if (error instanceof FarmError) throw new CliUsageError(`--farm: ${error.message}`);
     throw error;
   }
   if (farm !== undefined && (blenderAttach !== undefined || maya.kind === "attach")) {

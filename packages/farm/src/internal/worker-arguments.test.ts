@@ -69,6 +69,17 @@ describe("parseWorkerArguments", () => {
     );
     expect(() => parseWorkerArguments(["--dcc", "maya", "--colour", "red"], {})).toThrow(/colour/);
   });
+
+  it("refuses a Redis URL that holds a password, as the reference server does, without repeating it", () => {
+    let message = "";
+    try {
+      parseWorkerArguments(["--dcc", "maya", "--redis", "redis://:hunter2-secret@farm:6379"], {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/holds a password: leave it out and set DCC_FARM_REDIS_PASSWORD/);
+    expect(message).not.toContain("hunter2-secret");
+  });
 });
 
 describe("wantsUsage", () => {

@@ -1,6 +1,7 @@
 // dcc-farm-worker's command line: the DCC, the pool, Redis from flags or the environment.
 import { parseArgs } from "node:util";
 import { FarmError } from "../farm-error.ts";
+import { farmRedisFromSettings } from "../farm-redis-from-settings.ts";
 import type { FarmRedisOptions } from "../farm-redis-options.ts";
 
 /** What the command line asks for. */
@@ -37,8 +38,8 @@ export const workerUsage = `Usage: dcc-farm-worker --dcc maya|blender [--pool <d
 MAYAPY_BIN set, or --maya <path>) a real headless Maya whose files stay inside --data-dir.
 On Linux a launched Blender or Maya runs in an OS sandbox (bubblewrap) where that works
 (--sandbox auto, the default); --sandbox on refuses to start without it, off opts out.
-The Redis URL may also come from DCC_FARM_REDIS_URL, and the password from
-DCC_FARM_REDIS_PASSWORD (keep it off the command line). --audit-log writes one JSON line per job
+The Redis URL may also come from DCC_FARM_REDIS_URL, and the password only from
+DCC_FARM_REDIS_PASSWORD (a URL holding one is refused: command lines are visible to all users). --audit-log writes one JSON line per job
 (the same job id as the server's submission line; rotated at 100 MiB, 10 files kept);
 --audit-no-script leaves the scripts' text out.`;
 
@@ -84,8 +85,16 @@ export function parseWorkerArguments(
   if (typeof dcc !== "string" || dcc === "") {
     throw new FarmError({ code: "INVALID_CONFIG", message: "--dcc is required" });
   }
-  const url = (values["redis"] as string | undefined) ?? env["DCC_FARM_REDIS_URL"];
-  const password = env["DCC_FARM_REDIS_PASSWORD"];
+  const prefix = values["prefix"];
+  // The one rule of every entry point: the password only from DCC_FARM_REDIS_PASSWORD.
+  const redis = farmRedisFromSettings(
+    {
+      url: values["redis"] as string | undefined,
+      prefix: typeof prefix === "string" ? prefix : undefined,
+      tls: values["redis-tls"] === true,
+    },
+    env,
+  );
   const number = (flag: string): number | undefined => {
     const text = values[flag];
     if (typeof text !== "string") return undefined;
@@ -98,7 +107,6 @@ export function parseWorkerArguments(
   const lockDurationMs = number("lock-duration-ms");
   const stalledIntervalMs = number("stalled-interval-ms");
   const maxStalledCount = number("max-stalled-count");
-  const prefix = values["prefix"];
   const dataDir = values["data-dir"];
   if (dataDir === "") {
     throw new FarmError({ code: "INVALID_CONFIG", message: "--data-dir must name a folder" });
@@ -128,9 +136,7 @@ export function parseWorkerArguments(
     ...(maya === undefined ? {} : { maya }),
     pool: (values["pool"] as string | undefined) ?? dcc,
     ...(typeof dataDir === "string" ? { dataDir } : {}),
-    redis: {
-      ...(url === undefined ? {} : { url }),
-      ...(password === undefined || password === "" ? {} : { password }),
+    redis: redis ?? {
       ...(values["redis-tls"] === true ? { tls: true } : {}),
       ...(typeof prefix === "string" ? { prefix } : {}),
     },
