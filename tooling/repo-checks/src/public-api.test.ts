@@ -39,10 +39,27 @@ describe.each(readWorkspacePackages(root))("$name public API", ({ name, director
     const declared = exportedNames(indexSource);
     // Every value the index lists really exists at run time.
     expect(Object.keys(module).sort()).toEqual(declared.values);
+    const exportsMap = manifest["exports"] as Record<string, unknown>;
+    // Subpath entries (`@dcc/mcp-bridge/audit`) are public surface too: pinned the same way.
+    const subpaths: Record<string, { values: string[]; types: string[] }> = {};
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      const source = (target as Record<string, unknown> | null)?.["@dcc/source"];
+      if (subpath === "." || typeof source !== "string") continue;
+      const entrySource = readFileSync(join(directory, source), "utf8");
+      expect(entrySource).not.toMatch(/export\s+\*/);
+      const entry = exportedNames(entrySource);
+      const loaded = (await import(/* @vite-ignore */ `${name}${subpath.slice(1)}`)) as Record<
+        string,
+        unknown
+      >;
+      expect(Object.keys(loaded).sort()).toEqual(entry.values);
+      subpaths[subpath] = entry;
+    }
     const surface = {
-      exports: Object.keys(manifest["exports"] as object),
+      exports: Object.keys(exportsMap),
       values: declared.values,
       types: declared.types,
+      ...(Object.keys(subpaths).length === 0 ? {} : { subpaths }),
     };
     const file = `${name.replace("@dcc/", "")}.json`;
     await expect(`${JSON.stringify(surface, null, 2)}\n`).toMatchFileSnapshot(join("../api", file));
