@@ -192,6 +192,13 @@ describe.skipIf(!runs)(
         expect(below.filter((line) => !/\/esbuild --service=/.test(line))).toEqual([]);
         const ready = await fetch(new URL("/readyz", url));
         expect(ready.status).toBe(200);
+        // Its jobs live in Redis: /metrics counts them there (async, synchronous and cancelled
+        // ones all ended with an envelope, which BullMQ calls completed).
+        const metrics = await (await fetch(new URL("/metrics", url))).text();
+        expect(metrics).toMatch(/^dcc_farm_queue_up 1$/m);
+        const completed = /^dcc_farm_jobs\{pool="maya",state="completed"\} (\d+)$/m.exec(metrics);
+        expect(Number(completed?.[1])).toBeGreaterThanOrEqual(3);
+        expect(metrics).toMatch(/^dcc_farm_jobs\{pool="maya",state="active"\} 0$/m);
       } finally {
         await client.close();
       }

@@ -51,9 +51,38 @@ export interface FarmJobQueue extends JobQueue {
   ready(): Promise<void>;
   /** The pool each DCC name submits to. */
   readonly pools: Readonly<Record<string, string>>;
+  /**
+   * How many jobs each pool's queue holds, by BullMQ state, read within `commandTimeoutMs`
+   * (finished jobs count until `retentionSecs` removes them). Rejects with {@link FarmError}
+   * `REDIS_UNAVAILABLE` when Redis does not answer.
+   */
+  counts(): Promise<Record<string, Record<FarmJobState, number>>>;
   /** Closes the Redis connections. Idempotent. */
   close(): Promise<void>;
 }
+
+/**
+ * A job's state in its BullMQ queue: `waiting` (also `prioritized`, `delayed`) for a worker,
+ * `active` on one, `completed` (its script's envelope is its result: success, a script error or a
+ * cancel) or `failed` (the worker was lost, or the job could not run).
+ */
+export type FarmJobState =
+  | "waiting"
+  | "prioritized"
+  | "delayed"
+  | "active"
+  | "completed"
+  | "failed";
+
+/** Every {@link FarmJobState}, in the order a job goes through them. */
+export const farmJobStates: readonly FarmJobState[] = [
+  "waiting",
+  "prioritized",
+  "delayed",
+  "active",
+  "completed",
+  "failed",
+];
 
 interface PoolQueue {
   pool: string;
@@ -242,6 +271,24 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+    },
+    async counts(): Promise<Record<string, Record<FarmJobState, number>>> {
+      const all = [...new Set(Object.values(pools))];
+      const entries = await bounded(
+        () =>
+          Promise.all(
+            all.map(async (pool) => {
+              const found = await open(pool).queue.getJobCounts(...farmJobStates);
+              const counts = Object.fromEntries(
+                farmJobStates.map((state) => [state, found[state] ?? 0]),
+              ) as Record<FarmJobState, number>;
+              return [pool, counts] as const;
+            }),
+          ),
+        ms,
+        where,
+      );
+      return Object.fromEntries(entries);
     },
     async ready(): Promise<void> {
       if (closed)

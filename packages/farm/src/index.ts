@@ -7,11 +7,12 @@
  */
 export type { FarmErrorOptions } from "./farm-error.ts";
 export { FarmError, FarmErrorCode } from "./farm-error.ts";
-export type { FarmJobQueue, FarmJobQueueOptions } from "./farm-job-queue.ts";
-export { createFarmJobQueue } from "./farm-job-queue.ts";
+export type { FarmJobQueue, FarmJobQueueOptions, FarmJobState } from "./farm-job-queue.ts";
+export { createFarmJobQueue, farmJobStates } from "./farm-job-queue.ts";
 export type { FarmRedisSettings } from "./farm-redis-from-settings.ts";
 export { farmRedisFromSettings } from "./farm-redis-from-settings.ts";
 export type { FarmRedisOptions } from "./farm-redis-options.ts";
+export { registerFarmMetrics } from "./register-farm-metrics.ts";
 export type { FarmWorker, FarmWorkerOptions } from "./run-farm-worker.ts";
 export { runFarmWorker } from "./run-farm-worker.ts";
 export type { StartTracingOptions, Tracing } from "./start-tracing.ts";

@@ -1,7 +1,12 @@
 // A farm's front end: the server's adapters answer search and show the tool texts; every script
 // (async or not) is a job on the farm's queue. The queue lives as long as the server.
 import type { DccAdapter } from "@dcc/executor";
-import { createFarmJobQueue, type FarmJobQueue, type FarmRedisOptions } from "@dcc/farm";
+import {
+  createFarmJobQueue,
+  type FarmJobQueue,
+  type FarmRedisOptions,
+  registerFarmMetrics,
+} from "@dcc/farm";
 import type { DccAdapterRegistration, DccServer } from "@dcc/mcp-bridge";
 
 /** What the reference server's host commands say on a farm's front end. */
@@ -34,6 +39,8 @@ export async function serveFarm(
     await jobQueue.close();
     throw error;
   }
+  // Its jobs live in Redis, not in the server's job store: /metrics reads their counts there.
+  if (server.metrics !== undefined) registerFarmMetrics(server.metrics, jobQueue);
   // Over stdio the server also closes on its own, when stdin ends.
   const closed = server.closed.then(() => jobQueue.close());
   return {
