@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusText } from "@dcc/test-support";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,7 +14,7 @@ import { registerFarmMetrics } from "./register-farm-metrics.ts";
 
 async function samples(registry: Registry): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  for (const family of parsePrometheusTextFormat(await registry.metrics())) {
+  for (const family of parsePrometheusText(await registry.metrics())) {
     for (const metric of family.metrics) {
       const labels = Object.entries(metric.labels ?? {})
         .map(([key, value]) => `${key}=${value}`)

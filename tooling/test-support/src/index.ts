@@ -12,6 +12,7 @@ export {
   startOtlpReceiver,
 } from "./otlp-receiver.ts";
 export { commandLineOf, descendantsOf, processAlive, processesOf } from "./processes.ts";
+export { type ParsedFamily, parsePrometheusText, prometheusSample } from "./prometheus.ts";
 export {
   describePythonUnitTests,
   linkPythonDir,

@@ -1,5 +1,5 @@
 import type { TestClient } from "@dcc/mcp-test-clients";
-import parsePrometheusTextFormat, { type ParsedFamily } from "parse-prometheus-text-format";
+import { type ParsedFamily, parsePrometheusText, prometheusSample } from "@dcc/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { rawRequest } from "../__fixtures__/raw-http.ts";
 import { call, connectClient, createTestAdapter } from "../__fixtures__/test-adapters.ts";
@@ -32,19 +32,7 @@ async function scrape(server: DccServer): Promise<ParsedFamily[]> {
   const response = await route(server, "/metrics");
   expect(response.status).toBe(200);
   expect(response.headers["content-type"]).toContain("text/plain");
-  return parsePrometheusTextFormat(response.body);
-}
-
-function sample(
-  families: ParsedFamily[],
-  name: string,
-  labels: Record<string, string>,
-): string | undefined {
-  const family = families.find((entry) => entry.name === name);
-  const found = family?.metrics.find((metric) =>
-    Object.entries(labels).every(([key, value]) => metric.labels?.[key] === value),
-  );
-  return found?.value ?? found?.count;
+  return parsePrometheusText(response.body);
 }
 
 describe("health and metrics routes", { timeout: 60_000 }, () => {
@@ -72,7 +60,7 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
     const body = JSON.parse(notReady.body) as { reasons: string[] };
     expect(body.reasons).toEqual(["beta: beta exited (code 1); restarting"]);
     expect(
-      sample(await scrape(server), "dcc_mcp_adapter_status", {
+      prometheusSample(await scrape(server), "dcc_mcp_adapter_status", {
         adapter: "beta",
         state: "unavailable",
       }),
@@ -83,11 +71,14 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
     beta.context?.reportHost({ state: "ready" });
     expect((await route(server, "/readyz")).status).toBe(200);
     const families = await scrape(server);
-    expect(sample(families, "dcc_mcp_adapter_status", { adapter: "beta", state: "ready" })).toBe(
-      "1",
-    );
     expect(
-      sample(families, "dcc_mcp_adapter_status", { adapter: "beta", state: "unavailable" }),
+      prometheusSample(families, "dcc_mcp_adapter_status", { adapter: "beta", state: "ready" }),
+    ).toBe("1");
+    expect(
+      prometheusSample(families, "dcc_mcp_adapter_status", {
+        adapter: "beta",
+        state: "unavailable",
+      }),
     ).toBe("0");
   });
 
@@ -106,7 +97,7 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
       adapters: [{ name: "alpha", state: "restarting", reason: "alpha: alpha exited; restarting" }],
     });
     expect(
-      sample(await scrape(server), "dcc_mcp_adapter_status", {
+      prometheusSample(await scrape(server), "dcc_mcp_adapter_status", {
         adapter: "alpha",
         state: "restarting",
       }),
@@ -136,17 +127,17 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
 
     const families = await scrape(server);
     const calls = { tool: "dcc_execute", dcc: "alpha" };
-    expect(sample(families, "dcc_mcp_tool_calls_total", { ...calls, outcome: "success" })).toBe(
-      "2",
-    );
     expect(
-      sample(families, "dcc_mcp_tool_calls_total", {
+      prometheusSample(families, "dcc_mcp_tool_calls_total", { ...calls, outcome: "success" }),
+    ).toBe("2");
+    expect(
+      prometheusSample(families, "dcc_mcp_tool_calls_total", {
         ...calls,
         outcome: String(failed["errorCode"]),
       }),
     ).toBe("1");
     expect(
-      sample(families, "dcc_mcp_tool_calls_total", {
+      prometheusSample(families, "dcc_mcp_tool_calls_total", {
         tool: "dcc_search",
         dcc: "alpha",
         outcome: "success",
@@ -166,8 +157,8 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
           "dcc_mcp_tool_call_duration_seconds_count" && value.labels["tool"] === "dcc_execute",
     );
     expect(count?.value).toBe(3);
-    expect(sample(families, "dcc_mcp_scripts_running", {})).toBe("0");
-    expect(sample(families, "dcc_mcp_jobs", { state: "running" })).toBe("0");
+    expect(prometheusSample(families, "dcc_mcp_scripts_running", {})).toBe("0");
+    expect(prometheusSample(families, "dcc_mcp_jobs", { state: "running" })).toBe("0");
     const workers = families.find((family) => family.name === "dcc_mcp_sandbox_workers");
     expect(workers?.metrics.map((metric) => metric.labels?.["state"]).sort()).toEqual([
       "busy",
@@ -186,8 +177,10 @@ describe("health and metrics routes", { timeout: 60_000 }, () => {
     clients.push(client);
     await call(client, "dcc_execute", { code: 'return dispatch("hello");' });
     const outcome = { tool: "dcc_execute", dcc: "alpha", outcome: "success" };
-    expect(sample(await scrape(first), "dcc_mcp_tool_calls_total", outcome)).toBe("1");
-    expect(sample(await scrape(second), "dcc_mcp_tool_calls_total", outcome)).toBeUndefined();
+    expect(prometheusSample(await scrape(first), "dcc_mcp_tool_calls_total", outcome)).toBe("1");
+    expect(
+      prometheusSample(await scrape(second), "dcc_mcp_tool_calls_total", outcome),
+    ).toBeUndefined();
   });
 
   it("refuses all three without the token when one is set", async () => {
