@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { revisions } from "@dcc/mcp-test-clients";
 import { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,6 +10,8 @@ import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/ht
 import { type AuditLog, createAuditLog } from "./audit-log.ts";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
 
+// The package root, where tsx and the source condition resolve for a child process.
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
 let folder: string;
 let harness: HttpHarness | undefined;
 let log: AuditLog | undefined;
@@ -228,6 +232,29 @@ describe("audit log file", () => {
     await log.flush();
     const counted = await later.getSingleMetricAsString("dcc_audit_lines_dropped_total");
     expect(counted).toMatch(/^dcc_audit_lines_dropped_total 5$/m);
+  });
+
+  it("lets a process exit quietly with a log it cannot write", async () => {
+    const entry = fileURLToPath(new URL("./__fixtures__/audit-exit.ts", import.meta.url));
+    const blocked = join(folder, "not-a-folder");
+    await writeFile(blocked, "");
+    for (const [file, maxBytes] of [
+      ["/dev/full", 0],
+      [join(blocked, "audit.jsonl"), 0],
+      [join(blocked, "audit.jsonl"), 1024],
+    ] as const) {
+      const run = spawnSync(
+        process.execPath,
+        ["--conditions=@dcc/source", "--import", "tsx", entry, file, String(maxBytes)],
+        { cwd: packageDir, encoding: "utf8", timeout: 120_000 },
+      );
+      expect({ file, maxBytes, status: run.status, stderr: run.stderr }).toEqual({
+        file,
+        maxBytes,
+        status: 0,
+        stderr: "",
+      });
+    }
   });
 
   it("writes again once the path can be written, after retryMs", async () => {

@@ -54,6 +54,7 @@ interface FileStream {
   write(text: string): boolean;
   end(): void;
   destroy(): void;
+  flushSync(): void;
   on(event: string, listener: (...args: never[]) => void): unknown;
   once(event: string, listener: () => void): unknown;
 }
@@ -179,6 +180,16 @@ class AuditWriter implements AuditLog {
               mkdir: true,
               maxLength: maxBufferedBytes,
             });
+      // pino flushes its destination synchronously when the process exits; a stream whose file
+      // never opened (or failed) throws there, which would print a crash at every exit.
+      const flushSync = stream.flushSync.bind(stream);
+      stream.flushSync = () => {
+        try {
+          flushSync();
+        } catch {
+          // What it could not write is already counted as dropped, or was never accepted.
+        }
+      };
       // Events of a stream given up on (after a failure) no longer count.
       stream.on("write", (bytes: number) => {
         if (stream === this.#stream) this.#confirm(bytes);
