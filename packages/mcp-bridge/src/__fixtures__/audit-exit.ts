@@ -11,7 +11,7 @@ log.record({
   tool: "dcc_execute",
   kind: "execute",
   dccName: "maya",
-  result: { success: true },
+  result: { success: true, message: "ok" },
   durationMs: 1,
   sessionId: undefined,
 });
