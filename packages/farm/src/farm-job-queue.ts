@@ -19,7 +19,7 @@ import {
 } from "./internal/farm-keys.ts";
 import { toJobRecord } from "./internal/job-record.ts";
 import { startSubmitTrace } from "./internal/job-trace.ts";
-import { bounded, describeRedis, toRedisOptions } from "./internal/redis-connection.ts";
+import { bounded, describeRedis, endClients, toRedisOptions } from "./internal/redis-connection.ts";
 
 /** Options for {@link createFarmJobQueue}. */
 export interface FarmJobQueueOptions {
@@ -300,6 +300,9 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
       closed = true;
       const all = [...byPool.values()];
       await Promise.allSettled(all.flatMap(({ queue, events }) => [queue.close(), events.close()]));
+      await Promise.allSettled(
+        all.flatMap(({ queue, events }) => [endClients(queue), endClients(events)]),
+      );
       flags?.disconnect();
     },
   };

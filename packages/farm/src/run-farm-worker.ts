@@ -24,7 +24,7 @@ import {
 } from "./internal/farm-keys.ts";
 import { jobEvent } from "./internal/job-event.ts";
 import { runTracedJob } from "./internal/job-trace.ts";
-import { toRedisOptions } from "./internal/redis-connection.ts";
+import { endClients, toRedisOptions } from "./internal/redis-connection.ts";
 import { runFarmJob } from "./internal/run-farm-job.ts";
 
 type Envelope = { success: boolean; message: string; [field: string]: unknown };
@@ -201,6 +201,7 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
       closing ??= (async () => {
         running.cancelAllJobs("Worker is shutting down");
         await Promise.allSettled([running.close(), events.close()]);
+        await Promise.allSettled([endClients(running), endClients(events)]);
         flags.disconnect();
         await Promise.allSettled([executor.close()]);
         await Promise.allSettled([Promise.resolve(adapter.close?.())]);

@@ -81,3 +81,33 @@ export async function bounded<T>(work: () => Promise<T>, ms: number, where: stri
     clearTimeout(timer);
   }
 }
+
+/** The ioredis clients of a BullMQ queue, worker or event stream (its Redis backend). */
+interface BullClients {
+  readonly backend: {
+    readonly client: Promise<{ disconnect(): void }>;
+    readonly blockingClient?: Promise<{ disconnect(): void }> | undefined;
+  };
+}
+
+/**
+ * Ends the ioredis clients under a BullMQ object for good, after its `close()`. With Redis down,
+ * BullMQ cannot send `QUIT`: it marks a client ended, yet the client goes on reconnecting (and
+ * printing errors), which keeps the process alive. A client that never connected is left to
+ * `close()`, which disconnects it; waiting for one is bounded by `ms`.
+ */
+export async function endClients(owner: BullClients, ms = 1000): Promise<void> {
+  const clients = [owner.backend.client, owner.backend.blockingClient];
+  await Promise.all(
+    clients.map(async (pending) => {
+      if (pending === undefined) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), ms);
+      });
+      const client = await Promise.race([pending.catch(() => undefined), timeout]);
+      clearTimeout(timer);
+      client?.disconnect();
+    }),
+  );
+}
