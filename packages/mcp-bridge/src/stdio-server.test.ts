@@ -72,7 +72,7 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
       },
     })) as ToolResult;
     expect(result.structuredContent).toMatchObject({ success: true, output: ["s", "sShape"] });
-  }, 90_000);
+  }, 240_000);
 
   it("stops a cancelled script: no host command runs after the cancel", async () => {
     const connected = await spawnServer(revision);
@@ -86,6 +86,8 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
       },
       { signal: abort.signal },
     );
+    // Settles as rejected once cancelled; a failure before that must not leave it unhandled.
+    call.catch(() => {});
     const tickCount = async (): Promise<number> => {
       const result = (await connected.callTool({
         name: "dcc_execute",
@@ -108,7 +110,7 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await tickCount()).toBe(settle + 1);
     expect(settle).toBeGreaterThan(probe);
-  }, 90_000);
+  }, 240_000);
 
   it("streams progress and console lines, searches, and runs a job", async () => {
     const connected = await spawnServer(revision);
@@ -151,10 +153,10 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
           })
         ).structuredContent;
         return outcome?.["output"] === 7;
-      }, 60_000),
+      }),
     ).toBe(true);
     expect(outcome).toMatchObject({ success: true, output: 7 });
-  }, 90_000);
+  }, 240_000);
 
   it("stores a script that only defines main and runs it with file_path and params", async () => {
     const root = await mkdtemp(join(tmpdir(), "bridge-stdio-scripts-"));
@@ -180,7 +182,7 @@ describe.each(revisions)("runStdioServer in a spawned process (%s)", (revision) 
     } finally {
       await rm(root, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 240_000);
 });
 
 describe("runStdioServer and its stdin", () => {
@@ -208,17 +210,18 @@ describe("runStdioServer and its stdin", () => {
         arguments: { code: "dispatch('block', {}); dispatch('tick', {});" },
       },
     });
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 120_000;
     while (!stderr.includes("STARTED block") && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(stderr).toContain("STARTED block");
     child.stdin.end();
-    // "block" would hold for 10 s; the shutdown must cut it short.
-    expect(await exitWithin(exited, child, 8_000)).toBe(0);
+    // "block" would hold for 10 s: the journal says whether the shutdown's cancel cut it short,
+    // so the exit itself gets a hang guard only.
+    expect(await exitWithin(exited, child, 120_000)).toBe(0);
     const journal = JSON.parse(/JOURNAL (.*)/.exec(stderr)?.[1] ?? "{}");
     expect(journal).toMatchObject({ blockSawCancel: true, calls: ["block"] });
-  }, 40_000);
+  }, 240_000);
 
   it("exits cleanly when stdin closes", async () => {
     const child = spawn(process.execPath, ["--conditions=@dcc/source", "--import", "tsx", entry], {
@@ -234,11 +237,12 @@ describe("runStdioServer and its stdin", () => {
     child.stdin.write(`${initializeBody}\n`);
     expect(await answered).toContain('"serverInfo"');
     child.stdin.end();
-    expect(await exitWithin(exited, child, 10_000)).toBe(0);
-  }, 90_000);
+    expect(await exitWithin(exited, child, 120_000)).toBe(0);
+  }, 240_000);
 });
 
-async function waitUntilAsync(predicate: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+/** Polls until `predicate` holds; `ms` is a hang guard (a spawned server on a loaded machine is slow). */
+async function waitUntilAsync(predicate: () => Promise<boolean>, ms = 120_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await predicate()) return true;
