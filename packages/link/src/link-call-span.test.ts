@@ -1,24 +1,12 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recordSpans } from "@dcc/test-support";
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { afterEach, describe, expect, it } from "vitest";
 import { closeTestHosts, startTestHost } from "./__fixtures__/hosts.ts";
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const exporter = recordSpans();
 
-beforeAll(() => {
-  provider.register();
-});
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
-});
 afterEach(async () => {
   await closeTestHosts();
-  exporter.reset();
 });
 
 describe("link call spans", () => {

@@ -19,4 +19,5 @@ export {
   type PythonTestRecord,
   type PythonUnitTestsOptions,
 } from "./python-unit.ts";
+export { recordSpans } from "./record-spans.ts";
 export { waitFor } from "./wait-for.ts";

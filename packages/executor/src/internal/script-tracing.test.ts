@@ -1,34 +1,21 @@
-import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
-import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { recordSpans } from "@dcc/test-support";
+import { context, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { afterAll, describe, expect, it } from "vitest";
 import { pool, registry } from "../__fixtures__/executor-under-test.ts";
 import { DccApiExecutor } from "../dcc-api-executor.ts";
 import { ToolDispatcher } from "../tool-dispatcher.ts";
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const exporter = recordSpans();
 const executor = new DccApiExecutor("maya", {
   dispatcher: new ToolDispatcher(registry),
   pool,
   maxHostCallSpans: 5,
 });
 
-beforeAll(() => {
-  provider.register();
-});
 afterAll(async () => {
   await pool.close();
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
 });
-beforeEach(() => exporter.reset());
 
 /** Runs `code` under a test span and returns that span's id and the spans it produced. */
 async function traced(code: string): Promise<{ parentId: string; spans: ReadableSpan[] }> {

@@ -1,34 +1,19 @@
 import { revisions } from "@dcc/mcp-test-clients";
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
-import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { recordSpans } from "@dcc/test-support";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "../__fixtures__/http-harness.ts";
 
 type ToolResult = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const exporter = recordSpans();
 // The caller's span, as a client that traces would send it in `_meta`.
 const callerTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 const callerSpanId = "00f067aa0ba902b7";
 const traceparent = `00-${callerTraceId}-${callerSpanId}-01`;
 
 let harness: HttpHarness | undefined;
-beforeAll(() => {
-  provider.register();
-});
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
-});
-beforeEach(() => exporter.reset());
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
