@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The reference server's command line: `pnpm start` at the repository root, or the
-// `dcc-reference-server` bin after a build. Logs go to stderr; over stdio, stdout is MCP's.
+// `dcc-mcp` bin (`npx -y @dcc/reference-server`). Logs go to stderr; over stdio, stdout is MCP's.
 import { startTracing, type Tracing } from "@dcc/farm";
 import { dccLabels } from "./adapters/select-adapters.ts";
+import { describeConfig } from "./cli/describe-config.ts";
 import { readTokensFile } from "./cli/labelled-tokens.ts";
 import { CliUsageError, parseCliArguments, usage } from "./cli/parse-cli-arguments.ts";
 import { createReferenceServer } from "./server/reference-server.ts";
@@ -12,11 +13,15 @@ try {
   config = parseCliArguments(process.argv.slice(2), process.env, process.cwd());
 } catch (error) {
   if (!(error instanceof CliUsageError)) throw error;
-  process.stderr.write(`dcc-reference-server: ${error.message}\n\n${usage}`);
+  process.stderr.write(`dcc-mcp: ${error.message}\n\n${usage}`);
   process.exit(2);
 }
 if (config.help) {
   process.stdout.write(usage);
+  process.exit(0);
+}
+if (config.check) {
+  process.stdout.write(`${JSON.stringify(describeConfig(config), null, 2)}\n`);
   process.exit(0);
 }
 
@@ -26,13 +31,13 @@ let tracing: Tracing | undefined;
 try {
   tracing = await startTracing({ serviceName: "dcc-reference-server" });
 } catch (error) {
-  process.stderr.write(`dcc-reference-server: ${(error as Error).message}\n`);
+  process.stderr.write(`dcc-mcp: ${(error as Error).message}\n`);
   process.exit(2);
 }
 if (tracing?.exporters.includes("console") && config.transport === "stdio") {
   // The console exporter prints to stdout, which carries MCP over stdio.
   process.stderr.write(
-    "dcc-reference-server: OTEL_TRACES_EXPORTER=console writes to stdout, MCP's channel over stdio; use otlp\n",
+    "dcc-mcp: OTEL_TRACES_EXPORTER=console writes to stdout, MCP's channel over stdio; use otlp\n",
   );
   process.exit(2);
 }
@@ -58,7 +63,7 @@ try {
     ...(config.audit === undefined ? {} : { audit: config.audit }),
   });
 } catch (error) {
-  process.stderr.write(`dcc-reference-server: could not start: ${(error as Error).message}\n`);
+  process.stderr.write(`dcc-mcp: could not start: ${(error as Error).message}\n`);
   process.exit(1);
 }
 

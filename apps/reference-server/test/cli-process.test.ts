@@ -98,7 +98,7 @@ describe("CLI over HTTP", { timeout: 300_000 }, () => {
     const bad = spawnCli(["--bogus"]);
     started.push(bad);
     expect(await bad.exited).toBe(2);
-    expect(bad.stderr()).toMatch(/Unknown option '--bogus'[\s\S]*Usage: dcc-reference-server/);
+    expect(bad.stderr()).toMatch(/Unknown option '--bogus'[\s\S]*Usage: dcc-mcp/);
     const remote = spawnCli(["--port", "0", "--host", "0.0.0.0"]);
     started.push(remote);
     expect(await remote.exited).toBe(1);

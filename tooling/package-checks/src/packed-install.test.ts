@@ -16,12 +16,17 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
+import { connectClient, revisions } from "@dcc/mcp-test-clients";
+import { processesOf, waitFor } from "@dcc/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientServers } from "./client-configs.ts";
+import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
 import {
   newestTypeScript,
   type ReadmeExample,
@@ -35,6 +40,17 @@ const root = resolve(import.meta.dirname, "../../..");
 const here = resolve(import.meta.dirname, "..");
 const all = workspacePackages(root);
 const publishable = all.filter((pkg) => pkg.publishable);
+/** The registry npm uses here; the local registry sends what it does not serve there. */
+const rootRegistry = process.env["npm_config_registry"] ?? "https://registry.npmjs.org/";
+
+/** The package name of a `pnpm pack` tarball, from its unpacked manifest. */
+function packageOfTarball(tarball: string): string {
+  for (const [packageName, folder] of unpacked) {
+    if (folder.includes(`/${tarball.replace(/\.tgz$/, "")}/`)) return packageName;
+  }
+  throw new Error(`no unpacked package for ${tarball}`);
+}
+
 const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   repository: { url: string };
   devDependencies: Record<string, string>;
@@ -44,7 +60,7 @@ const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")
 async function run(
   command: string,
   args: string[],
-  options: { cwd: string; timeoutMs: number },
+  options: { cwd: string; timeoutMs: number; env?: Record<string, string> },
 ): Promise<{ stdout: string; stderr: string }> {
   try {
     return await execFileAsync(command, args, {
@@ -52,7 +68,12 @@ async function run(
       timeout: options.timeoutMs,
       killSignal: "SIGKILL",
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false" },
+      env: {
+        ...process.env,
+        npm_config_update_notifier: "false",
+        npm_config_fund: "false",
+        ...options.env,
+      },
     });
   } catch (error) {
     const failure = error as Error & { stdout?: string; stderr?: string; killed?: boolean };
@@ -337,6 +358,124 @@ describe("the installed packages", () => {
       expect(stdout, bin).toMatch(/usage/i);
     }
   });
+});
+
+describe("@dcc/reference-server as an MCP client runs it", () => {
+  const name = "@dcc/reference-server";
+  let registry: LocalRegistry | undefined;
+  let npmCache = "";
+  let empty = "";
+
+  beforeAll(async () => {
+    // npx's own cache (where it installs the package) is new for this run; the downloaded
+    // packages' content cache is the machine's, so published dependencies are not fetched again.
+    const { stdout } = await run("npm", ["config", "get", "cache"], {
+      cwd: app,
+      timeoutMs: 60_000,
+    });
+    npmCache = mkdtempSync(join(tmpdir(), "dcc-npx-cache-"));
+    mkdirSync(stdout.trim(), { recursive: true });
+    mkdirSync(join(stdout.trim(), "_cacache"), { recursive: true });
+    symlinkSync(join(stdout.trim(), "_cacache"), join(npmCache, "_cacache"));
+    empty = mkdtempSync(join(tmpdir(), "dcc-npx-empty-"));
+    const tarballs = join(app, "tarballs");
+    registry = await startLocalRegistry({
+      upstream: rootRegistry,
+      packages: readdirSync(tarballs).map((tarball) => ({
+        tarball: join(tarballs, tarball),
+        manifest: JSON.parse(
+          readFileSync(join(unpacked.get(packageOfTarball(tarball)) ?? "", "package.json"), "utf8"),
+        ),
+      })),
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await registry?.close();
+    for (const folder of [npmCache, empty]) {
+      if (folder !== "") rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("starts, through the real command line, every server its README's client configurations name", async () => {
+    const readme = readFileSync(join(unpacked.get(name) ?? "", "README.md"), "utf8");
+    const servers = clientServers(readme, name);
+    const bin = join(app, "node_modules", "@dcc", "reference-server", "dist", "cli.js");
+    const check = async (args: string[], env: Record<string, string>) =>
+      JSON.parse(
+        (
+          await run(process.execPath, [bin, ...args, "--check"], {
+            cwd: app,
+            timeoutMs: 60_000,
+            env,
+          })
+        ).stdout,
+      ) as { transport: string; url?: string };
+    const http = await check([], {});
+    expect(http.url).toBe("http://127.0.0.1:8765/mcp");
+    expect(servers.filter((server) => server.kind === "launch").length).toBeGreaterThanOrEqual(6);
+    expect(servers.filter((server) => server.kind === "url").length).toBeGreaterThanOrEqual(4);
+    for (const server of servers) {
+      if (server.kind === "launch") {
+        expect((await check(server.args, server.env)).transport, server.where).toBe("stdio");
+      } else {
+        expect(server.url, server.where).toBe(http.url);
+        if (server.authorization !== undefined) {
+          expect(server.authorization, server.where).toMatch(/^Bearer \S+$/);
+        }
+      }
+    }
+  });
+
+  it.each(revisions)(
+    "answers a real %s client through `npx -y @dcc/reference-server --stdio` in an empty folder",
+    async (revision) => {
+      const { client, stderr } = await connectClient(revision, {
+        kind: "stdio",
+        command: "npx",
+        args: ["-y", name, "--stdio"],
+        cwd: empty,
+        env: {
+          ...(process.env as Record<string, string>),
+          npm_config_registry: registry?.url ?? "",
+          npm_config_cache: npmCache,
+          npm_config_update_notifier: "false",
+          npm_config_fund: "false",
+          npm_config_audit: "false",
+          DCC_MCP_DATA_DIR: join(empty, "scenes"),
+          DCC_MCP_SCRIPTS_DIR: join(empty, "scripts"),
+        },
+        stderr: "pipe",
+      });
+      let output = "";
+      stderr?.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name).sort(), output).toEqual([
+          "dcc_execute",
+          "dcc_search",
+        ]);
+        const result = await client.callTool({
+          name: "dcc_execute",
+          arguments: { code: 'return dispatch("polySphere", { name: "ball" });' },
+        });
+        expect(result.isError ?? false, JSON.stringify(result)).toBe(false);
+        expect(JSON.stringify(result.structuredContent)).toContain("ball");
+      } finally {
+        await client.close();
+      }
+      expect(registry?.requested).toContain(name);
+      // Closing the client's stdio ends npx and the server it started.
+      await waitFor(
+        "npx and the server it started to exit",
+        () => processesOf(npmCache).length === 0,
+        60_000,
+      );
+    },
+    600_000,
+  );
 });
 
 describe("package-checks' devDependencies", () => {

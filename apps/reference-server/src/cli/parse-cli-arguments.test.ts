@@ -158,6 +158,7 @@ describe("parseCliArguments", () => {
       blenderWindow: "none",
       maya: { kind: "simulated" },
       help: false,
+      check: false,
     });
   });
 

@@ -36,12 +36,14 @@ export interface CliConfig {
   /** `--blender-attach` or `DCC_BLENDER_ATTACH`: a connection file (absolute), `"auto"`, or none. */
   blenderAttach: string | undefined;
   help: boolean;
+  /** `--check`: print what would be served (no secrets) and exit, starting nothing. */
+  check: boolean;
 }
 
 const blenderWindows: readonly BlenderWindow[] = ["none", "xvfb", "display"];
 
 /** Usage text for `--help`. */
-export const usage: string = `Usage: dcc-reference-server [options]
+export const usage: string = `Usage: dcc-mcp [options]
 
 Serves DCCs over MCP: by default a simulated Maya scene (tools dcc_search and dcc_execute).
 
@@ -85,6 +87,8 @@ Options:
                     default 104857600; 0 writes the file itself, unrotated)
   --audit-max-files <n>  Audit files kept, the current one included (env
                     DCC_MCP_AUDIT_MAX_FILES; default 10)
+  --check           Check the command line and environment, print the server they would start
+                    (as JSON, without secrets) and exit; nothing is started
   -h, --help        Show this help
 `;
 
@@ -132,6 +136,7 @@ export function parseCliArguments(
         "maya-attach": { type: "string" },
         "blender-attach": { type: "string" },
         help: { type: "boolean", short: "h" },
+        check: { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -248,6 +253,7 @@ export function parseCliArguments(
     maya,
     blenderAttach,
     help: values["help"] === true,
+    check: values["check"] === true,
   };
 }
 
