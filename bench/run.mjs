@@ -18,9 +18,10 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv.slice(2);
-// `pnpm bench` must finish in under 3 minutes on 2 cores; the build before this script takes
-// 5-20 s of that.
-const budgetMs = 155_000;
+// `pnpm bench` must finish in under 6 minutes on 2 cores (the Blender scene-size sweep builds
+// scenes of up to 10,000 objects or more and times operators on them); the build before this
+// script takes 5-20 s of that.
+const budgetMs = 330_000;
 const started = performance.now();
 
 const modules = [];

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import capture, data_api, echo, operators, render, stamps, transaction
+from . import bench_scene, capture, data_api, echo, operators, render, stamps, transaction
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -77,6 +77,8 @@ HANDLERS = {
     "blender.txn.end": transaction.end,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
+    "bench.scene": bench_scene.bench_scene,
+    "bench.plain": bench_scene.bench_plain,
 }
 
 

@@ -1,0 +1,121 @@
+// The scene-size sweep of the `@dcc/blender` benchmark: for scenes of 10, 1,000 and 10,000
+// objects (built directly in bpy, see python/dcc_blender/bench_scene.py), what one command costs
+// when a script dispatches it, beside the same operation in plain bpy on the same scene in the
+// same run: `data.set` of a location, `data.get` of one, `data.call` `objects.new` + `objects.link`,
+// one operator (`mesh.primitive_cube_add`), and a one-command script's transaction (begin and
+// commit, and a rollback) beside the same script without one. A command's cost in a script is
+// (a script of `count` of them − an empty script) / `count`, the medians of alternated rounds.
+// 100,000 objects are built only on a Blender with a name map (3.5 and later): Blender 3.4 names
+// each new data-block by a walk of its whole list, so building 100,000 takes many minutes.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBlenderAdapter } from "@dcc/blender";
+import { createAdapterExecutor } from "@dcc/executor";
+import { median } from "../../../bench/support.mjs";
+
+const name = (index) => `o${String(index).padStart(6, "0")}`;
+
+/** One command per operation, as a script dispatches it. */
+const operations = {
+  set_location: (i) =>
+    `dispatch("data.set", { path: 'objects["${name(0)}"].location', value: [${i}, 0, 0] });`,
+  get_location: () => `dispatch("data.get", { path: 'objects["${name(0)}"].location' });`,
+  new_and_link: (i) =>
+    `dispatch("data.call", { path: 'collections["Collection"].objects.link', args: [{ $path: dispatch("data.call", { path: "objects.new", args: ["bench-new-${i}", null] }).path }] });`,
+  cube_add: (i) => `dispatch("mesh.primitive_cube_add", { location: [${i}, 0, 0] });`,
+};
+
+async function timedScript(executor, code) {
+  const begin = performance.now();
+  const run = await executor.execute(code, { timeoutSecs: 300 });
+  if (!run.success) throw new Error(`bench script failed: ${run.error}`);
+  return performance.now() - begin;
+}
+
+/** Rows of the sweep, or one saying why it was cut short. */
+export async function runSceneSweep({ log, remainingMs }) {
+  const started = performance.now();
+  const left = () => remainingMs - (performance.now() - started);
+  const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-sweep-"));
+  const adapter = createBlenderAdapter({ dataDir, sandbox: "off" });
+  const rows = [];
+  try {
+    await adapter.start({ signal: AbortSignal.timeout(180_000), reportHost: () => {} });
+    const { blender } = await adapter.call("ping");
+    const [major, minor] = String(blender).split(".").map(Number);
+    const sizes = [10, 1_000, 10_000, ...(major > 3 || minor >= 5 ? [100_000] : [])];
+    const executor = createAdapterExecutor(adapter);
+    const plain = createAdapterExecutor(
+      Object.create(adapter, { beginTransaction: { value: undefined } }),
+    );
+    try {
+      for (const size of sizes) {
+        if (left() < 30_000) {
+          rows.push({ metric: `scene sweep at ${size} objects (skipped: time budget)`, unit: "" });
+          continue;
+        }
+        const built = await adapter.call("bench.scene", { objects: size });
+        log(`scene of ${built.objects} objects built in bpy in ${built.seconds.toFixed(1)} s`);
+        await timedScript(executor, "return 1;");
+        for (const [op, command] of Object.entries(operations)) {
+          // An operator costs seconds on a large scene in Blender itself: fewer of them. A round
+          // that took long is not repeated, so a slow command cannot eat the bench's budget.
+          const count = op === "cube_add" ? (size >= 10_000 ? 1 : 5) : 20;
+          const ours = [];
+          const base = [];
+          for (let round = 0; round < 3; round++) {
+            const body = Array.from({ length: count }, (_, i) => command(round * count + i));
+            const empty = await timedScript(executor, "return 1;");
+            const wall = await timedScript(executor, `${body.join("\n")}\nreturn 1;`);
+            ours.push(Math.max(0, wall - empty) / count);
+            base.push((await adapter.call("bench.plain", { op, count })).ms);
+            if (wall > 5_000 || left() < 30_000) break;
+          }
+          rows.push({
+            metric: `${op} at ${size} objects: a script's command vs plain bpy (median per command)`,
+            ours: median(ours),
+            baseline: median(base),
+            unit: "ms",
+            ...(op === "cube_add"
+              ? { goal: "≤ 1.10× plain bpy", pass: median(ours) <= 1.1 * median(base) }
+              : size === 100_000
+                ? { goal: "≤ 1 ms over plain bpy", pass: median(ours) - median(base) <= 1 }
+                : {}),
+          });
+        }
+        const txn = { commit: [], plain: [], rollback: [] };
+        const one = `dispatch("data.set", { path: 'objects["${name(1)}"].location', value: [1, 2, 3] });`;
+        for (let round = 0; round < 3; round++) {
+          txn.commit.push(await timedScript(executor, `${one}\nreturn 1;`));
+          txn.plain.push(await timedScript(plain, `${one}\nreturn 1;`));
+          const begin = performance.now();
+          const failed = await executor.execute(`${one}\nthrow new Error("undo me");`, {
+            timeoutSecs: 300,
+          });
+          txn.rollback.push(performance.now() - begin);
+          if (failed.success) throw new Error("the failing script succeeded");
+        }
+        rows.push({
+          metric: `one-command script as a transaction (begin + commit) at ${size} objects vs without`,
+          ours: median(txn.commit),
+          baseline: median(txn.plain),
+          unit: "ms",
+        });
+        rows.push({
+          metric: `one-command script that fails (rollback) at ${size} objects vs committed`,
+          ours: median(txn.rollback),
+          baseline: median(txn.commit),
+          unit: "ms",
+        });
+      }
+    } finally {
+      await executor.close();
+      await plain.close();
+    }
+  } finally {
+    await adapter.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}

@@ -1,0 +1,70 @@
+"""Scenes of a given size and plain ``bpy`` timings on them, for the scene-size benchmark.
+
+``bench.scene`` with ``{"objects": n}`` starts from the factory scene and adds objects (one shared
+mesh, so only the object count grows) named ``o000000``, ``o000001``, … directly in ``bpy``, fast
+where a script's commands would not be. ``bench.plain`` with ``{"op": name, "count": k}`` runs
+one operation ``k`` times in plain ``bpy`` on that scene and returns the median milliseconds of
+one, the baseline for the same operation dispatched from a script. Both are link methods: only
+the authenticated caller (the benchmark) reaches them, never a script.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import bpy
+
+PREFIX = "o"
+
+
+def object_name(index: int) -> str:
+    return "%s%06d" % (PREFIX, index)
+
+
+def bench_scene(params, call, policy):
+    count = int(params.get("objects", 0))
+    started = time.perf_counter()
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    mesh = bpy.data.meshes.new("bench-mesh")
+    link = bpy.context.scene.collection.objects.link
+    new = bpy.data.objects.new
+    for index in range(count):
+        link(new(object_name(index), mesh))
+    bpy.context.view_layer.update()
+    return {"objects": len(bpy.data.objects), "seconds": time.perf_counter() - started}
+
+
+def _set_location(index: int) -> None:
+    bpy.data.objects[object_name(index % 10)].location = (index, 0.0, 0.0)
+
+
+def _get_location(index: int) -> None:
+    tuple(bpy.data.objects[object_name(index % 10)].location)
+
+
+def _new_and_link(index: int) -> None:
+    obj = bpy.data.objects.new("bench-new-%d" % index, None)
+    bpy.data.collections["Collection"].objects.link(obj)
+
+
+def _cube_add(index: int) -> None:
+    bpy.ops.mesh.primitive_cube_add(location=(index, 0.0, 0.0))
+
+
+OPERATIONS = {
+    "set_location": _set_location,
+    "get_location": _get_location,
+    "new_and_link": _new_and_link,
+    "cube_add": _cube_add,
+}
+
+
+def bench_plain(params, call, policy):
+    operation = OPERATIONS[params["op"]]
+    times = []
+    for index in range(int(params.get("count", 1))):
+        started = time.perf_counter()
+        operation(index)
+        times.append((time.perf_counter() - started) * 1000.0)
+    return {"ms": statistics.median(times)}
