@@ -1,13 +1,16 @@
-"""What the Maya side refuses (no Maya needed), from ``policy.generated.json``: the one owner of
-the rule data, which the TypeScript adapter reads too (there it is the first wall, here the
-second). Configured by ``DCC_MAYA_DATA_DIR`` (the data folder, absolute) and
-``DCC_MAYA_POLICY`` (optional JSON ``{"allow": ["rule", ...]}`` lifting whole rules).
+"""What the Maya side refuses, from ``policy.generated.json``: the one owner of the rule data,
+which the TypeScript adapter reads too (there it is the first wall, here the second).
+``Policy.check`` needs no Maya; ``check_in_scene`` and the scene-load checks ask Maya about node
+types, attribute names and ``usedAsFilename``. Configured by ``DCC_MAYA_DATA_DIR`` (the data
+folder, absolute) and ``DCC_MAYA_POLICY`` (optional JSON ``{"allow": ["rule", ...]}`` lifting
+whole rules).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 # PolicyRefusal and PolicyConfigError are dcc_link's, imported from here by the other modules too.
@@ -28,6 +31,65 @@ with open(DATA_PATH, encoding="utf-8") as _handle:
 
 RULES: Dict[str, str] = RULE_DATA["rules"]
 CATALOG = frozenset(RULE_DATA["catalog"])
+PLUG_COMMANDS: Dict[str, Dict[str, Any]] = RULE_DATA["plugCommands"]
+SCRIPT_TYPES_RUNNING_LATER = frozenset(RULE_DATA["sceneCode"]["scriptTypesRunningLater"])
+
+
+def _names(groups: List[Dict[str, Any]], any_node: bool) -> frozenset:
+    names = set()
+    for group in groups:
+        if any_node and not group["anyNode"]:
+            continue
+        for long, short in group["attributes"].items():
+            names.add(long)
+            if short:
+                names.add(short)
+    return frozenset(names)
+
+
+def _by_type(groups: List[Dict[str, Any]]) -> Dict[str, frozenset]:
+    table: Dict[str, set] = {}
+    for group in groups:
+        for node_type in group["nodeTypes"]:
+            for long, short in group["attributes"].items():
+                table.setdefault(node_type, set()).update(n for n in (long, short) if n)
+    return {node_type: frozenset(names) for node_type, names in table.items()}
+
+
+CODE_NAMES = _names(RULE_DATA["codeAttributes"], True)
+FILENAME_NAMES = _names(RULE_DATA["filenameAttributes"], True)
+CODE_BY_TYPE = _by_type(RULE_DATA["codeAttributes"])
+FILENAME_BY_TYPE = _by_type(RULE_DATA["filenameAttributes"])
+RENDER_CODE = sorted(next(g for g in RULE_DATA["codeAttributes"] if "renderGlobals" in g["nodeTypes"])["attributes"])
+
+
+def plug_attribute_names(plug: str) -> List[str]:
+    """``|grp|ns:node.parent[0].child`` -> ``["parent", "child"]``; a bare name gives itself."""
+    path = plug.split(".", 1)[1] if "." in plug else plug
+    parts = (re.sub(r"\[[^\]]*\]", "", part).strip() for part in path.split("."))
+    return [part for part in parts if part]
+
+
+def _plug_node(plug: str) -> str:
+    return plug.split(".", 1)[0] if "." in plug else ""
+
+
+def _strings(value: Any) -> List[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [item for part in value for item in _strings(part)]
+    return []
+
+
+# A .ma file is MEL: what would bring code in is found in its text before Maya reads it.
+_MA_NODE = re.compile(r'\bcreateNode\s+(\w+)')
+_MA_SET_STRING = re.compile(
+    r'\bsetAttr\b[^;"]*"(?:[^"]*\.)?\.?([A-Za-z_]\w*)(?:\[[^\]]*\])?"[^;"]*?-type\s+"string"\s*(""|\S)'
+)
+_MA_SET_INT = re.compile(r'\bsetAttr\b[^;"]*"\.?(st|scriptType)"\s+(\d+)')
+_MA_CONNECT = re.compile(r'\bconnectAttr\b[^;]*?"[^"]*"\s+"[^"]*\.([A-Za-z_]\w*)"')
+_SCAN_LIMIT = 256 * 1024 * 1024
 
 
 def _refuse(rule: str, what: str, detail: str = "") -> PolicyRefusal:
@@ -60,11 +122,12 @@ class Policy:
     def check(self, command: str, args: List[Any], flags: Dict[str, Any]) -> Dict[str, Any]:
         """Raises ``PolicyRefusal`` naming the rule, or returns the flags to pass: long names,
         paths made absolute inside the data folder, ``executeScriptNodes`` forced off."""
-        if command not in CATALOG and not self.lifted("not-in-catalog"):
-            raise _refuse("not-in-catalog", f"the command {command}")
+        # Named refusals first, so a known command outside the catalog (savePrefs) says why.
         rule = RULE_DATA["commands"].get(command)
         if rule is not None and not self.lifted(rule):
             raise _refuse(rule, f"the command {command}")
+        if command not in CATALOG and not self.lifted("not-in-catalog"):
+            raise _refuse("not-in-catalog", f"the command {command}")
         names = RULE_DATA["names"].get(command)
         refused = RULE_DATA["flags"].get(command, {})
         query = bool(flags.get("query") or flags.get("q"))
@@ -79,13 +142,133 @@ class Policy:
                         continue
                     raise _refuse("long-flag-names", f"the flag {key!r} of {command}", "use its long name")
             flag_rule = refused.get(long)
-            # A query names the flag to read (`q=True, command=True`): nothing runs.
-            if flag_rule is not None and not (query and value is True) and not self.lifted(flag_rule):
+            # A query of code or of a setting names the flag to read (`q=True, command=True`);
+            # an action flag (`savePluginPrefs`) acts in query mode too.
+            read = query and value is True and long in RULE_DATA["queryFlags"].get(command, ())
+            if flag_rule is not None and not read and not self.lifted(flag_rule):
                 raise _refuse(flag_rule, f"the flag {long!r} of {command}")
             out[long] = value
         self._check_code_nodes(command, args, out)
         self._check_script_nodes(command, out)
-        return self._check_paths(command, args, out, query)
+        if not query:
+            self._check_plug_names(command, args, out)
+        out = self._check_paths(command, args, out, query)
+        self._scan_scene_file(command, args, out)
+        return out
+
+    # ---- attributes ------------------------------------------------------------------------
+
+    def _plug_targets(self, command: str, args: List[Any], flags: Dict[str, Any]) -> List[Any]:
+        spec = PLUG_COMMANDS[command]
+        targets = [(index, value) for index, value in enumerate(args) if isinstance(value, str)
+                   and (spec["target"] == "all" or index in spec["target"])]
+        for name in spec["nameFlags"]:
+            targets.extend((None, value) for value in _strings(flags.get(name)))
+        return targets
+
+    def _check_plug_names(self, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
+        """By name only, as the TypeScript wall: code attributes refused, file-name attributes
+        confined (``setAttr``) or refused (connections, aliases, copies)."""
+        if command not in PLUG_COMMANDS:
+            return
+        for _, target in self._plug_targets(command, args, flags):
+            names = plug_attribute_names(target)
+            self._refuse_code(command, target, names, CODE_NAMES)
+            if any(name in FILENAME_NAMES for name in names):
+                self._file_name_value(command, target, args)
+
+    def _refuse_code(self, command: str, target: str, names: List[str], code: frozenset) -> None:
+        if any(name in code for name in names) and not self.lifted("code-attribute"):
+            raise _refuse("code-attribute", f"{command} on {target!r}")
+
+    def _file_name_value(self, command: str, target: str, args: List[Any]) -> None:
+        if self.lifted("data-folder"):
+            return
+        spec = PLUG_COMMANDS[command]
+        if not spec.get("sets"):
+            raise _refuse("data-folder", f"{command} into {target!r}",
+                          "a file-name attribute takes a checked path from setAttr, not a connection, alias or copy")
+        for index in range(1, len(args)):
+            if isinstance(args[index], str):
+                args[index] = self.check_path(f"setAttr {target}", args[index])
+            elif isinstance(args[index], (list, tuple)):
+                args[index] = self._paths_in(f"setAttr {target}", args[index])
+
+    def check_in_scene(self, cmds, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
+        """With the scene: ``setAttr``/``connectAttr`` on script and expression nodes; code
+        attributes by node type and by the long name Maya resolves (short names, aliases); file
+        names by node type and by Maya's own ``usedAsFilename`` mark."""
+        if command not in PLUG_COMMANDS or flags.get("query"):
+            return
+        for index, target in self._plug_targets(command, args, flags):
+            node = _plug_node(target)
+            node_type = _ask(cmds, "nodeType", node) if node else None
+            if (node_type in RULE_DATA["codeNodeTypes"] and command in ("setAttr", "connectAttr")
+                    and index == PLUG_COMMANDS[command]["target"][0] and not self.lifted("code-nodes")):
+                raise PolicyRefusal(
+                    "code-nodes",
+                    f"{command} on {target!r} is refused by the policy (rule 'code-nodes': "
+                    f"{node_type} nodes hold code that Maya runs)",
+                )
+            names = plug_attribute_names(target)
+            if node:
+                for name in list(names):
+                    long = _ask(cmds, "attributeQuery", name, node=node, longName=True)
+                    if isinstance(long, str) and long not in names:
+                        names.append(long)
+            self._refuse_code(command, target, names, CODE_NAMES | CODE_BY_TYPE.get(node_type, frozenset()))
+            by_type = FILENAME_BY_TYPE.get(node_type, frozenset())
+            marked = node and names and _ask(cmds, "attributeQuery", names[-1], node=node, usedAsFilename=True) is True
+            if marked or any(name in FILENAME_NAMES or name in by_type for name in names):
+                self._file_name_value(command, target, args)
+
+    # ---- scenes ----------------------------------------------------------------------------
+
+    def _loads_scene(self, command: str, flags: Dict[str, Any]) -> bool:
+        return command == "file" and any(flags.get(name) for name in RULE_DATA["loadingFileFlags"])
+
+    def _scan_scene_file(self, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
+        """A .ma file (MEL text) that would bring code in is refused before Maya reads it."""
+        if not self._loads_scene(command, flags) or self.lifted("code-attribute"):
+            return
+        for path in _strings(args[:1]):
+            if not path.lower().endswith(".ma") or not os.path.isfile(path):
+                continue
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read(_SCAN_LIMIT)
+            found = _ma_code(text)
+            if found:
+                raise _refuse("code-attribute", f"the scene {os.path.basename(path)!r}", f"it carries {found}")
+
+    def scene_code_snapshot(self, cmds, command: str, flags: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+        """Before a scene load: the code the scene holds now (to tell what the load brought)."""
+        if not self._loads_scene(command, flags) or self.lifted("code-attribute"):
+            return None
+        return _scene_code(cmds)
+
+    def check_loaded_scene(self, cmds, command: str, flags: Dict[str, Any], before: Optional[Dict[str, Any]],
+                           result: Any) -> None:
+        """After a scene load (any format): code it brought in is emptied, the load is undone
+        (a new scene after ``open``; the new nodes deleted after an import or reference) and
+        the call refused."""
+        if before is None:
+            return
+        after = _scene_code(cmds)
+        nodes = sorted(set(after["nodes"]) - set(before["nodes"]))
+        plugs = sorted(plug for plug, value in after["plugs"].items() if value != before["plugs"].get(plug))
+        if not nodes and not plugs:
+            return
+        for node in nodes:
+            _ask(cmds, "setAttr", f"{node}.after", "", type="string")
+        for plug in plugs:
+            _ask(cmds, "setAttr", plug, before["plugs"].get(plug) or "", type="string")
+        if flags.get("open"):
+            _ask(cmds, "file", new=True, force=True)
+        else:
+            new_nodes = result if isinstance(result, list) else []
+            for node in new_nodes + nodes:
+                _ask(cmds, "delete", node)
+        raise _refuse("code-attribute", "the loaded scene", f"it brought in {', '.join(nodes + plugs)}; the load was undone")
 
     def _check_code_nodes(self, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
         if command in ("createNode", "shadingNode") and args and not self.lifted("code-nodes"):
@@ -133,3 +316,57 @@ class Policy:
 
     def describe(self) -> Dict[str, Any]:
         return {"dataDir": self.data_dir, "allow": list(self.allow)}
+
+
+def _ask(cmds, name: str, *args: Any, **flags: Any) -> Any:
+    """A Maya query that may fail (no such node or flag): None then."""
+    try:
+        return getattr(cmds, name)(*args, **flags)
+    except (RuntimeError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _scene_code(cmds) -> Dict[str, Any]:
+    """The scene's code: expression nodes, script nodes that run after loading, render-time MEL."""
+    nodes = list(_ask(cmds, "ls", type="expression") or [])
+    for node in _ask(cmds, "ls", type="script") or []:
+        after = _ask(cmds, "getAttr", f"{node}.after")
+        kind = _ask(cmds, "getAttr", f"{node}.scriptType")
+        if after or kind in SCRIPT_TYPES_RUNNING_LATER:
+            nodes.append(node)
+    plugs = {}
+    for node in _ask(cmds, "ls", type="renderGlobals") or []:
+        for name in RENDER_CODE:
+            value = _ask(cmds, "getAttr", f"{node}.{name}")
+            if value:
+                plugs[f"{node}.{name}"] = value
+    return {"nodes": nodes, "plugs": plugs}
+
+
+def _ma_code(text: str) -> str:
+    """What in a .ma file's text would bring code in, or ''."""
+    found = []
+    if re.search(r'\bcreateNode\s+expression\b', text):
+        found.append("an expression node")
+    render = set(RENDER_CODE) | {short for g in RULE_DATA["codeAttributes"] if "renderGlobals" in g["nodeTypes"]
+                                 for short in g["attributes"].values() if short}
+    # A top-level line and the indented lines under it are one block (createNode and its setAttrs).
+    for statement in re.split(r"\n(?=\S)", text):
+        head = _MA_NODE.match(statement)
+        node_type = head.group(1) if head else None
+        for match in _MA_SET_STRING.finditer(statement):
+            name, start = match.group(1), match.group(2)
+            if start == '""':
+                continue
+            if name in render or name in ("internalExpression", "ixp"):
+                found.append(f"code in {name}")
+            elif node_type == "script" and name in ("a", "after"):
+                found.append("a script node with an after script")
+        if node_type == "script":
+            for match in _MA_SET_INT.finditer(statement):
+                if int(match.group(2)) in SCRIPT_TYPES_RUNNING_LATER:
+                    found.append(f"a script node of type {match.group(2)}")
+        for match in _MA_CONNECT.finditer(statement):
+            if match.group(1) in render:
+                found.append(f"a connection into {match.group(1)}")
+    return ", ".join(dict.fromkeys(found))
