@@ -245,8 +245,8 @@ const FILENAME_ATTRIBUTES = [
 /**
  * Commands whose positional arguments name plugs (`node.attr`), and which of them a value or a
  * connection goes into: `setAttr` sets its first; `connectAttr` connects into its second;
- * `addAttr`, `aliasAttr` and `copyAttr` name attributes in every argument (and in `nameFlags`).
- * Their flags, like those of every policed command, must be catalog or known short names.
+ * `addAttr`, `aliasAttr` and `copyAttr` name attributes in every plug argument (and in
+ * `nameFlags`, whose commands take only catalog or known short flag names).
  */
 const PLUG_COMMANDS = {
   setAttr: { target: [0], sets: true, nameFlags: [] },
@@ -372,7 +372,10 @@ export function policyText() {
     if (sceneSpec?.position && !command.params.some((param) => param.name === "position")) {
       position.push(command.name);
     }
-    if (flags[command.name] || paths[command.name] || PLUG_COMMANDS[command.name]) {
+    // A command naming attributes in flags (addAttr -ln, copyAttr -at) is policed too, so no
+    // unknown short name carries one past the check; setAttr and connectAttr keep every name.
+    const namesAttributes = (PLUG_COMMANDS[command.name]?.nameFlags.length ?? 0) > 0;
+    if (flags[command.name] || paths[command.name] || namesAttributes) {
       // Only the names Maya's catalog lists (and the short ones the scene knows) get through.
       const accepted = {};
       for (const param of command.params) {

@@ -89,7 +89,6 @@ _MA_SET_STRING = re.compile(
 )
 _MA_SET_INT = re.compile(r'\bsetAttr\b[^;"]*"\.?(st|scriptType)"\s+(\d+)')
 _MA_CONNECT = re.compile(r'\bconnectAttr\b[^;]*?"[^"]*"\s+"[^"]*\.([A-Za-z_]\w*)"')
-_SCAN_LIMIT = 256 * 1024 * 1024
 
 
 def _refuse(rule: str, what: str, detail: str = "") -> PolicyRefusal:
@@ -160,7 +159,8 @@ class Policy:
 
     def _plug_targets(self, command: str, args: List[Any], flags: Dict[str, Any]) -> List[Any]:
         spec = PLUG_COMMANDS[command]
-        targets = [(index, value) for index, value in enumerate(args) if isinstance(value, str)
+        # A plug has a dot; a bare argument is a node (addAttr, copyAttr) or an alias's name.
+        targets = [(index, value) for index, value in enumerate(args) if isinstance(value, str) and "." in value
                    and (spec["target"] == "all" or index in spec["target"])]
         for name in spec["nameFlags"]:
             targets.extend((None, value) for value in _strings(flags.get(name)))
@@ -235,8 +235,7 @@ class Policy:
             if not path.lower().endswith(".ma") or not os.path.isfile(path):
                 continue
             with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(_SCAN_LIMIT)
-            found = _ma_code(text)
+                found = _ma_code(handle)
             if found:
                 raise _refuse("code-attribute", f"the scene {os.path.basename(path)!r}", f"it carries {found}")
 
@@ -264,6 +263,11 @@ class Policy:
             _ask(cmds, "setAttr", plug, before["plugs"].get(plug) or "", type="string")
         if flags.get("open"):
             _ask(cmds, "file", new=True, force=True)
+        elif flags.get("reference") and isinstance(result, str):
+            # A reference's nodes cannot be deleted: the reference goes (its after scripts emptied).
+            _ask(cmds, "file", result, removeReference=True)
+        elif flags.get("loadReference"):
+            _ask(cmds, "file", unloadReference=flags["loadReference"])
         else:
             new_nodes = result if isinstance(result, list) else []
             for node in new_nodes + nodes:
@@ -343,18 +347,29 @@ def _scene_code(cmds) -> Dict[str, Any]:
     return {"nodes": nodes, "plugs": plugs}
 
 
-def _ma_code(text: str) -> str:
+def _ma_blocks(lines: Iterable[str]) -> Iterable[str]:
+    """A top-level line with the indented lines under it (createNode and its setAttrs)."""
+    block: List[str] = []
+    for line in lines:
+        if line[:1] not in ("\t", " ", "") and block:
+            yield "".join(block)
+            block = []
+        block.append(line)
+    if block:
+        yield "".join(block)
+
+
+def _ma_code(lines: Iterable[str]) -> str:
     """What in a .ma file's text would bring code in, or ''."""
     found = []
-    if re.search(r'\bcreateNode\s+expression\b', text):
-        found.append("an expression node")
     render = set(RENDER_CODE) | {short for g in RULE_DATA["codeAttributes"] if "renderGlobals" in g["nodeTypes"]
                                  for short in g["attributes"].values() if short}
-    # A top-level line and the indented lines under it are one block (createNode and its setAttrs).
-    for statement in re.split(r"\n(?=\S)", text):
-        head = _MA_NODE.match(statement)
+    for block in _ma_blocks(lines):
+        head = _MA_NODE.match(block)
         node_type = head.group(1) if head else None
-        for match in _MA_SET_STRING.finditer(statement):
+        if node_type == "expression":
+            found.append("an expression node")
+        for match in _MA_SET_STRING.finditer(block):
             name, start = match.group(1), match.group(2)
             if start == '""':
                 continue
@@ -363,10 +378,10 @@ def _ma_code(text: str) -> str:
             elif node_type == "script" and name in ("a", "after"):
                 found.append("a script node with an after script")
         if node_type == "script":
-            for match in _MA_SET_INT.finditer(statement):
+            for match in _MA_SET_INT.finditer(block):
                 if int(match.group(2)) in SCRIPT_TYPES_RUNNING_LATER:
                     found.append(f"a script node of type {match.group(2)}")
-        for match in _MA_CONNECT.finditer(statement):
+        for match in _MA_CONNECT.finditer(block):
             if match.group(1) in render:
                 found.append(f"a connection into {match.group(1)}")
     return ", ".join(dict.fromkeys(found))

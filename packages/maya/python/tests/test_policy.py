@@ -122,6 +122,19 @@ class PolicyTest(unittest.TestCase):
                 self.assertEqual(self.refused(command, args, flags).data["rule"], "data-folder")
         self.assertEqual(self.cmds.calls, [])
 
+    def test_every_path_flag_of_the_data_is_confined(self):
+        count = 0
+        for command, spec in RULE_DATA["paths"].items():
+            refused = RULE_DATA["flags"].get(command, {})
+            for flag in spec["flags"]:
+                if flag in refused:
+                    continue
+                with self.subTest(command=command, flag=flag):
+                    self.assertEqual(self.refused(command, flags={flag: "/etc/passwd"}).data["rule"], "data-folder")
+                count += 1
+        self.assertGreater(count, 120)
+        self.assertEqual(self.cmds.calls, [])
+
     def test_a_lifted_rule_lets_the_call_through(self):
         policy = Policy(self.folder, ["data-folder"])
         run_command(self.cmds, policy, {"command": "file", "args": ["/tmp/x.ma"], "flags": {"open": True}})

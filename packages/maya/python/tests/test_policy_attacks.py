@@ -54,6 +54,9 @@ class SceneCmds:
         self.values[plug] = value
 
     def _file(self, *args, **flags):
+        if flags.get("reference"):
+            self.types.update(self.on_load.get("types", {}))
+            return args[0]
         if flags.get("i") or flags.get("open"):
             for node, kind in self.on_load.get("types", {}).items():
                 self.types[node] = kind
@@ -198,6 +201,17 @@ class PolicyAttacksTest(unittest.TestCase):
         self.assertIn(self.cmds.values["defaultRenderGlobals.preMel"], ("", None))
         deleted = {call[1][0] for call in self.cmds.ran("delete")}
         self.assertTrue({"evil", "e1"} <= deleted)
+
+    def test_a_referenced_scene_with_code_is_removed_again(self):
+        open(os.path.join(self.folder, "asset.mb"), "wb").close()
+        self.cmds.on_load = {"types": {"e1": "expression"}}
+        self.assertEqual(self.refused("file", ["asset.mb"], {"reference": True}), "code-attribute")
+        self.assertEqual(self.cmds.ran("file")[-1], ("file", (os.path.join(self.policy.data_dir, "asset.mb"),),
+                                                     {"removeReference": True}))
+
+    def test_a_node_named_like_a_hook_is_not_an_attribute(self):
+        self.run_cmd("addAttr", ["preMel"], {"longName": "notes", "dataType": "string"})
+        self.run_cmd("copyAttr", ["preMel", "myNode"], {"values": True})
 
     def test_an_opened_scene_with_code_is_replaced_by_a_new_scene(self):
         open(os.path.join(self.folder, "shot.mb"), "wb").close()

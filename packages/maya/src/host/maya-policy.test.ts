@@ -110,7 +110,9 @@ describe("mayaPolicyRefusal (the TypeScript wall, from the generated rule data)"
     expect(rule("copyAttr", ["a", "defaultRenderGlobals"], { attribute: ["preMel"] })).toBe(
       "code-attribute",
     );
-    // Reading them runs nothing; ordinary attributes are untouched.
+    // A node named like a hook is not the hook; reading them runs nothing; ordinary attributes
+    // are untouched.
+    expect(rule("addAttr", ["preMel"], { ln: "notes", dt: "string" })).toBeUndefined();
     expect(rule("getAttr", ["defaultRenderGlobals.preMel"])).toBeUndefined();
     expect(rule("setAttr", ["pSphere1.translateX", 2])).toBeUndefined();
     expect(rule("connectAttr", ["pSphere1.tx", "pCube1.ty"])).toBeUndefined();

@@ -166,7 +166,8 @@ function plugCheck(
   filenameNames ??= namesOnAnyNode(rules.filenameAttributes);
   const targets: string[] = [];
   for (const [index, value] of args.entries()) {
-    if (typeof value !== "string") continue;
+    // A plug has a dot; a bare argument is a node (addAttr, copyAttr) or an alias's name.
+    if (typeof value !== "string" || !value.includes(".")) continue;
     if (spec.target === "all" || spec.target.includes(index)) targets.push(value);
   }
   // addAttr -ln/-sn and copyAttr -at name attributes too (flags are long names by now).
