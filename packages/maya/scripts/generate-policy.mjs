@@ -218,7 +218,13 @@ const CODE_ATTRIBUTES = [
   },
   { nodeTypes: ["script"], anyNode: false, attributes: { before: "b", after: "a" } },
   { nodeTypes: ["expression"], anyNode: true, attributes: { internalExpression: "ixp" } },
-  { nodeTypes: ["camera"], anyNode: true, attributes: { homeCommand: "hc" } },
+  {
+    nodeTypes: ["camera"],
+    anyNode: true,
+    attributes: { homeCommand: "hc" },
+    // Every saved scene sets its cameras' homeCommand to this; a scene may carry it.
+    sceneValue: "^viewSet -\\w+ %camera$",
+  },
 ];
 
 /**
@@ -269,9 +275,32 @@ const LOADING_FILE_FLAGS = ["open", "i", "reference", "loadReference", "importRe
  * the node is deleted regardless of the scriptType value", and when the file is closed), any
  * expression (MEL run on every evaluation), and render-time MEL. Types 0 (demand), 1 and 2
  * (open/close, kept off by `executeScriptNodes=False`), 3 and 6 (Maya's UI and scene
- * configuration nodes) load.
+ * configuration nodes) load. A .ma file is read before it loads; any scene is checked after.
  */
-const SCENE_CODE = { scriptTypesRunningLater: [4, 5, 7], scanAttributes: "renderGlobals" };
+const SCENE_CODE = {
+  scriptTypesRunningLater: [4, 5, 7],
+  // A .ma file is MEL that Maya sources: only the commands Maya writes into one load (Autodesk's
+  // "File Formats": the Maya ASCII commands, plus rename -uid, dataStructure and applyMetadata of
+  // newer versions), with literal arguments (no backquotes, variables or procedure calls).
+  maCommands: [
+    "addAttr",
+    "applyMetadata",
+    "connectAttr",
+    "createNode",
+    "currentUnit",
+    "dataStructure",
+    "disconnectAttr",
+    "file",
+    "fileInfo",
+    "lockNode",
+    "parent",
+    "relationship",
+    "rename",
+    "requires",
+    "select",
+    "setAttr",
+  ],
+};
 
 function sceneShortNames() {
   // The simulated scene knows Maya's short names for its commands.

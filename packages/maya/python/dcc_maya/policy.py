@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Dict, Iterable, List, Mapping, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
 
 # PolicyRefusal and PolicyConfigError are dcc_link's, imported from here by the other modules too.
 from dcc_link import (  # noqa: F401
@@ -21,6 +21,8 @@ from dcc_link import (  # noqa: F401
     policy_data_folder,
     read_policy_env,
 )
+
+from .scene_scan import MaScan
 
 ENV_DATA_DIR = "DCC_MAYA_DATA_DIR"
 ENV_POLICY = "DCC_MAYA_POLICY"
@@ -82,13 +84,6 @@ def _strings(value: Any) -> List[str]:
     return []
 
 
-# A .ma file is MEL: what would bring code in is found in its text before Maya reads it.
-_MA_NODE = re.compile(r'\bcreateNode\s+(\w+)')
-_MA_SET_STRING = re.compile(
-    r'\bsetAttr\b[^;"]*"(?:[^"]*\.)?\.?([A-Za-z_]\w*)(?:\[[^\]]*\])?"[^;"]*?-type\s+"string"\s*(""|\S)'
-)
-_MA_SET_INT = re.compile(r'\bsetAttr\b[^;"]*"\.?(st|scriptType)"\s+(\d+)')
-_MA_CONNECT = re.compile(r'\bconnectAttr\b[^;]*?"[^"]*"\s+"[^"]*\.([A-Za-z_]\w*)"')
 
 
 def _refuse(rule: str, what: str, detail: str = "") -> PolicyRefusal:
@@ -232,12 +227,23 @@ class Policy:
         if not self._loads_scene(command, flags) or self.lifted("code-attribute"):
             return
         for path in _strings(args[:1]):
-            if not path.lower().endswith(".ma") or not os.path.isfile(path):
-                continue
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                found = _ma_code(handle)
+            found = MaScan(RULE_DATA, self._referenced_scene(set())).scan(_ma_lines(path))
             if found:
-                raise _refuse("code-attribute", f"the scene {os.path.basename(path)!r}", f"it carries {found}")
+                raise _refuse("code-attribute", f"the scene {os.path.basename(path)!r}",
+                              f"it carries {', '.join(found[:5])}")
+
+    def _referenced_scene(self, seen: set):
+        """For a scene a .ma file references: the path is checked like any path, and a .ma
+        one is read the same way (once each)."""
+
+        def lines(value: str) -> Iterable[str]:
+            path = self.check_path("a referenced scene", value)
+            if path in seen or len(seen) > 64:
+                return ()
+            seen.add(path)
+            return _ma_lines(path)
+
+        return lines
 
     def scene_code_snapshot(self, cmds, command: str, flags: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         """Before a scene load: the code the scene holds now (to tell what the load brought)."""
@@ -347,41 +353,9 @@ def _scene_code(cmds) -> Dict[str, Any]:
     return {"nodes": nodes, "plugs": plugs}
 
 
-def _ma_blocks(lines: Iterable[str]) -> Iterable[str]:
-    """A top-level line with the indented lines under it (createNode and its setAttrs)."""
-    block: List[str] = []
-    for line in lines:
-        if line[:1] not in ("\t", " ", "") and block:
-            yield "".join(block)
-            block = []
-        block.append(line)
-    if block:
-        yield "".join(block)
-
-
-def _ma_code(lines: Iterable[str]) -> str:
-    """What in a .ma file's text would bring code in, or ''."""
-    found = []
-    render = set(RENDER_CODE) | {short for g in RULE_DATA["codeAttributes"] if "renderGlobals" in g["nodeTypes"]
-                                 for short in g["attributes"].values() if short}
-    for block in _ma_blocks(lines):
-        head = _MA_NODE.match(block)
-        node_type = head.group(1) if head else None
-        if node_type == "expression":
-            found.append("an expression node")
-        for match in _MA_SET_STRING.finditer(block):
-            name, start = match.group(1), match.group(2)
-            if start == '""':
-                continue
-            if name in render or name in ("internalExpression", "ixp"):
-                found.append(f"code in {name}")
-            elif node_type == "script" and name in ("a", "after"):
-                found.append("a script node with an after script")
-        if node_type == "script":
-            for match in _MA_SET_INT.finditer(block):
-                if int(match.group(2)) in SCRIPT_TYPES_RUNNING_LATER:
-                    found.append(f"a script node of type {match.group(2)}")
-        for match in _MA_CONNECT.finditer(block):
-            if match.group(1) in render:
-                found.append(f"a connection into {match.group(1)}")
-    return ", ".join(dict.fromkeys(found))
+def _ma_lines(path: str) -> Iterator[str]:
+    """The lines of a .ma file, read as they are scanned (nothing for other files)."""
+    if not path.lower().endswith(".ma") or not os.path.isfile(path):
+        return
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        yield from handle

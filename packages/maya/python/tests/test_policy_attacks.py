@@ -68,6 +68,52 @@ class SceneCmds:
         return [call for call in self.calls if call[0] == name]
 
 
+# Written as Maya writes a scene: header, requirements, units, cameras with their home
+# command, Maya's own configuration script nodes, shared nodes, metadata and a reference.
+SCENE_AS_MAYA_WRITES_IT = """//Maya ASCII 2025 scene
+//Name: shot.ma
+//Codeset: UTF-8
+file -rdi 1 -ns "prop" -rfn "propRN" -op "v=0;" -typ "mayaAscii" "props/prop.ma";
+file -r -ns "prop" -dr 1 -rfn "propRN" -op "v=0;" -typ "mayaAscii" "props/prop.ma";
+requires maya "2025";
+requires -nodeType "aiOptions" "mtoa" "5.4.0";
+currentUnit -l centimeter -a degree -t film;
+fileInfo "application" "maya";
+createNode transform -s -n "persp";
+\trename -uid "5E0B0C8A-4A4B-4C3E-9A0A-1B2C3D4E5F60";
+\tsetAttr ".v" no;
+\tsetAttr ".t" -type "double3" 28 21 28 ;
+createNode camera -s -n "perspShape" -p "persp";
+\tsetAttr -k off ".v" no;
+\tsetAttr ".fl" 34.999999999999993;
+\tsetAttr ".imn" -type "string" "persp";
+\tsetAttr ".hc" -type "string" "viewSet -p %camera";
+createNode mesh -n "boxShape" -p "persp";
+\tsetAttr -s 8 ".vt[0:7]"  -0.5 -0.5 0.5 0.5 -0.5 0.5 -0.5 0.5 0.5 0.5 0.5 0.5
+\t\t -0.5 0.5 -0.5 0.5 0.5 -0.5 -0.5 -0.5 -0.5 0.5 -0.5 -0.5;
+createNode script -n "uiConfigurationScriptNode";
+\tsetAttr ".b" -type "string" (
+\t\t"// Maya Mel UI Configuration File.\\n"
+\t\t+ "if ($gMainPane != \\"\\\") {\\n}\\n");
+\tsetAttr ".st" 3;
+createNode script -n "sceneConfigurationScriptNode";
+\tsetAttr ".b" -type "string" "playbackOptions -min 1 -max 120 -ast 1 -aet 200 ";
+\tsetAttr ".st" 6;
+select -ne :time1;
+\tsetAttr ".o" 1;
+select -ne :defaultRenderGlobals;
+\tsetAttr ".ren" -type "string" "arnold";
+\tsetAttr ".prm" -type "string" "";
+lockNode -l 1 ;
+connectAttr "persp.msg" ":defaultRenderingList1.r" -na;
+relationship "link" ":lightLinker1" ":initialShadingGroup.message" ":defaultLightSet.message";
+dataStructure -fmt "raw" -as "name=externalContentTable:string=node:string=key:string=upath";
+applyMetadata -fmt "raw" -v "channel\\nname externalContentTable\\nstream\\nname v1.0\\n"
+\t\t-scn;
+// End of shot.ma
+"""
+
+
 class PolicyAttacksTest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.mkdtemp(prefix="dcc-maya-attacks-")
@@ -190,6 +236,41 @@ class PolicyAttacksTest(unittest.TestCase):
                          'select -ne :defaultRenderGlobals;\n\tsetAttr ".prm" -type "string" "";\n')
         self.run_cmd("file", ["plain.ma"], {"i": True})
         self.assertEqual(len(self.cmds.ran("file")), 1)
+
+    def write(self, name, text):
+        path = os.path.join(self.folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    def test_a_scene_as_maya_writes_it_loads_with_its_reference(self):
+        self.write("props/prop.ma", '//Maya ASCII 2025 scene\ncreateNode transform -n "box";\n\tsetAttr ".t" -type "double3" 1 2 3 ;\n')
+        self.write("shot.ma", SCENE_AS_MAYA_WRITES_IT)
+        self.run_cmd("file", ["shot.ma"], {"open": True, "force": True})
+        self.assertEqual(len(self.cmds.ran("file")), 1)
+
+    def test_a_ma_scene_running_any_other_mel_is_refused(self):
+        for body in [
+            'system("id");\n',
+            'createNode transform -n "a";\n\tsetAttr ".tx" `system "id"`;\n',
+            'createNode transform -n "a";\n\tsetAttr ".tx" (size(system("id")));\n',
+            'createNode transform -n "a";\n\tsetAttr ".tx" (size (system ("id")));\n',
+            'createNode transform -n "a";\n\tsetAttr ".tx" $x;\n',
+            '{ python("import os"); }\n',
+            'requires maya "2025";\npython("import os; os.system(\'id\')");\n',
+        ]:
+            self.write("evil.ma", SCENE_AS_MAYA_WRITES_IT + body)
+            with self.subTest(body=body):
+                self.assertEqual(self.refused("file", ["evil.ma"], {"i": True}), "code-attribute")
+        self.assertEqual(self.cmds.ran("file"), [])
+
+    def test_a_scene_referencing_code_or_a_file_outside_is_refused(self):
+        self.write("props/evil.ma", 'select -ne :defaultRenderGlobals;\n\tsetAttr -type "string" ".preMel" "system";\n')
+        self.write("a.ma", 'file -rdi 1 -ns "p" -rfn "pRN" -typ "mayaAscii" "props/evil.ma";\n'
+                           'file -r -ns "p" -dr 1 -rfn "pRN" -typ "mayaAscii" "props/evil.ma";\n')
+        self.write("b.ma", 'file -r -ns "p" -dr 1 -rfn "pRN" -typ "mayaAscii" "/etc/evil.ma";\n')
+        self.assertEqual(self.refused("file", ["a.ma"], {"open": True}), "code-attribute")
+        self.assertEqual(self.refused("file", ["b.ma"], {"open": True}), "data-folder")
 
     def test_code_a_loaded_scene_brought_in_is_emptied_and_the_load_undone(self):
         # A binary scene cannot be read first: what it brought is checked in Maya after loading.
