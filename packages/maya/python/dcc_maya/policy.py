@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
+from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 # PolicyRefusal and PolicyConfigError are dcc_link's, imported from here by the other modules too.
 from dcc_link import (  # noqa: F401
@@ -22,7 +22,7 @@ from dcc_link import (  # noqa: F401
     read_policy_env,
 )
 
-from .scene_scan import MaScan
+from .scene_scan import MaScan, mel_lines
 
 ENV_DATA_DIR = "DCC_MAYA_DATA_DIR"
 ENV_POLICY = "DCC_MAYA_POLICY"
@@ -223,11 +223,13 @@ class Policy:
         return command == "file" and any(flags.get(name) for name in RULE_DATA["loadingFileFlags"])
 
     def _scan_scene_file(self, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
-        """A .ma file (MEL text) that would bring code in is refused before Maya reads it."""
+        """A scene Maya would source as MEL (Maya ASCII, whatever its name) that would run code
+        is refused before Maya reads it."""
         if not self._loads_scene(command, flags) or self.lifted("code-attribute"):
             return
         for path in _strings(args[:1]):
-            found = MaScan(RULE_DATA, self._referenced_scene(set())).scan(_ma_lines(path))
+            lines = mel_lines(path, flags.get("type") if isinstance(flags.get("type"), str) else None)
+            found = MaScan(RULE_DATA, self._referenced_scene(set())).scan(lines)
             if found:
                 raise _refuse("code-attribute", f"the scene {os.path.basename(path)!r}",
                               f"it carries {', '.join(found[:5])}")
@@ -236,12 +238,12 @@ class Policy:
         """For a scene a .ma file references: the path is checked like any path, and a .ma
         one is read the same way (once each)."""
 
-        def lines(value: str) -> Iterable[str]:
+        def lines(value: str, file_type: Optional[str]) -> Iterable[str]:
             path = self.check_path("a referenced scene", value)
             if path in seen or len(seen) > 64:
                 return ()
             seen.add(path)
-            return _ma_lines(path)
+            return mel_lines(path, file_type)
 
         return lines
 
@@ -351,11 +353,3 @@ def _scene_code(cmds) -> Dict[str, Any]:
             if value:
                 plugs[f"{node}.{name}"] = value
     return {"nodes": nodes, "plugs": plugs}
-
-
-def _ma_lines(path: str) -> Iterator[str]:
-    """The lines of a .ma file, read as they are scanned (nothing for other files)."""
-    if not path.lower().endswith(".ma") or not os.path.isfile(path):
-        return
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        yield from handle

@@ -3,10 +3,15 @@
 literal arguments, is refused; so are the code it can carry in attributes: render-time MEL, an
 expression's text, a script node that runs after loading (an ``after`` script, or a type in
 ``scriptTypesRunningLater``), and connections into render-time MEL. Scenes it references are
-read the same way (``reference`` says where each path may be and returns it)."""
+read the same way (``reference(path, file_type)`` checks each path and returns its lines).
+
+Which files are MEL: ``mel_lines`` reads a file unless its type (the ``file`` command's
+``type``) names another translator, or, with no type, it is a Maya Binary (IFF) file or has the
+extension of another format Maya reads with its own translator."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
@@ -59,7 +64,7 @@ def _attribute_names(plug: str) -> List[str]:
 class MaScan:
     """The rule data's view of a .ma file: ``scan(lines)`` returns what it found (empty: none)."""
 
-    def __init__(self, rule_data: Dict[str, Any], reference: Optional[Callable[[str], Optional[Iterable[str]]]] = None):
+    def __init__(self, rule_data: Dict[str, Any], reference: Optional[Callable[[str, Optional[str]], Iterable[str]]] = None):
         scene = rule_data["sceneCode"]
         self.commands = frozenset(scene["maCommands"])
         self.late_types = frozenset(scene["scriptTypesRunningLater"])
@@ -126,5 +131,33 @@ class MaScan:
         quoted = [_text(t) for t in statement[1:] if t.startswith('"')]
         if not ({"-r", "-reference", "-rdi", "-referenceDepthInfo"} & set(statement)) or not quoted:
             return []
-        lines = self.reference(quoted[-1])
+        kind = next((_text(statement[i + 1]) for i, t in enumerate(statement[:-1]) if t in ("-typ", "-type")), None)
+        lines = self.reference(quoted[-1], kind)
         return [f"{found} (in the referenced {quoted[-1]!r})" for found in self.scan(lines)] if lines else []
+
+
+# Formats Maya reads through their own translators, by extension, when no type is given.
+_OTHER_FORMATS = (".mb", ".fbx", ".obj", ".abc", ".usd", ".usda", ".usdc", ".usdz", ".ass", ".dae", ".stl",
+                  ".ai", ".eps", ".iges", ".igs", ".step", ".stp", ".bvh", ".json")
+
+
+def is_mel_scene(path: str, file_type: Optional[str]) -> bool:
+    """Whether Maya would source this scene file as MEL (Maya ASCII)."""
+    if file_type:
+        return file_type.lower() in ("mayaascii", "ma")
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        return False
+    if head in (b"FOR4", b"FOR8"):
+        return False  # Maya Binary
+    return not path.lower().endswith(_OTHER_FORMATS)
+
+
+def mel_lines(path: str, file_type: Optional[str]) -> Iterator[str]:
+    """The lines of a scene Maya would source as MEL, read as they are scanned; none otherwise."""
+    if not os.path.isfile(path) or not is_mel_scene(path, file_type):
+        return
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        yield from handle

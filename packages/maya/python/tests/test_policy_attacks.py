@@ -264,6 +264,16 @@ class PolicyAttacksTest(unittest.TestCase):
                 self.assertEqual(self.refused("file", ["evil.ma"], {"i": True}), "code-attribute")
         self.assertEqual(self.cmds.ran("file"), [])
 
+    def test_maya_ascii_under_another_name_is_read_as_well(self):
+        self.write("notes.txt", '//Maya ASCII 2025 scene\npython("import os");\n')
+        self.write("cube.obj", 'v 0 0 0\nf 1 1 1\n')
+        self.assertEqual(self.refused("file", ["notes.txt"], {"i": True}), "code-attribute")
+        self.assertEqual(self.refused("file", ["cube.obj"], {"i": True, "type": "mayaAscii"}), "code-attribute")
+        self.run_cmd("file", ["cube.obj"], {"i": True, "type": "OBJ"})
+        with open(os.path.join(self.folder, "shot.mb"), "wb") as handle:
+            handle.write(b"FOR8\x00\x00\x00\x00python(")
+        self.run_cmd("file", ["shot.mb"], {"i": True})
+
     def test_a_scene_referencing_code_or_a_file_outside_is_refused(self):
         self.write("props/evil.ma", 'select -ne :defaultRenderGlobals;\n\tsetAttr -type "string" ".preMel" "system";\n')
         self.write("a.ma", 'file -rdi 1 -ns "p" -rfn "pRN" -typ "mayaAscii" "props/evil.ma";\n'
