@@ -177,6 +177,10 @@ const PATH_EXTRA = {
   iprEngine: ["iprImage"],
   psdEditTextureFile: ["snapShotImage", "addChannelImage"],
   selLoadSettings: ["proxySetFiles"],
+  assembly: ["input"],
+  makebot: ["input", "output"],
+  profiler: ["load", "output"],
+  poseInterpolator: ["importPoses", "exportPoses"],
 };
 const NOT_PATH = {
   renderSettings: ["genericFrameImageName"],

@@ -206,6 +206,8 @@ class Policy:
                     f"{node_type} nodes hold code that Maya runs)",
                 )
             names = plug_attribute_names(target)
+            if command == "setAttr" and not _strings(args[1:]):
+                continue  # code and file names are strings: a number sets neither
             if node:
                 for name in list(names):
                     long = _ask(cmds, "attributeQuery", name, node=node, longName=True)

@@ -184,7 +184,8 @@ class PolicyAttacksTest(unittest.TestCase):
 
     def test_path_flags_are_confined(self):
         for command, flags in [("writeTake", {"take": "/root/x.mov"}), ("readTake", {"take": "/etc/passwd"}),
-                               ("diskCache", {"tempDir": "/root"}), ("blendShape", {"export": "/tmp/x.shp"})]:
+                               ("diskCache", {"tempDir": "/root"}), ("blendShape", {"export": "/tmp/x.shp"}),
+                               ("assembly", {"input": "/root/set.ma"}), ("profiler", {"output": "/root/p.txt"})]:
             with self.subTest(command=command):
                 self.assertEqual(self.refused(command, [], flags), "data-folder")
         self.run_cmd("readTake", [], {"take": "takes/a.mov"})
