@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 # PolicyRefusal and PolicyConfigError are dcc_link's, imported from here by the other modules too.
@@ -22,6 +21,8 @@ from dcc_link import (  # noqa: F401
     read_policy_env,
 )
 
+from .policy_attributes import plug_attribute_names, plug_node, strings, tables
+from .scene_code import ask, scene_code
 from .scene_scan import MaScan, mel_lines
 
 ENV_DATA_DIR = "DCC_MAYA_DATA_DIR"
@@ -35,54 +36,12 @@ RULES: Dict[str, str] = RULE_DATA["rules"]
 CATALOG = frozenset(RULE_DATA["catalog"])
 PLUG_COMMANDS: Dict[str, Dict[str, Any]] = RULE_DATA["plugCommands"]
 SCRIPT_TYPES_RUNNING_LATER = frozenset(RULE_DATA["sceneCode"]["scriptTypesRunningLater"])
-
-
-def _names(groups: List[Dict[str, Any]], any_node: bool) -> frozenset:
-    names = set()
-    for group in groups:
-        if any_node and not group["anyNode"]:
-            continue
-        for long, short in group["attributes"].items():
-            names.add(long)
-            if short:
-                names.add(short)
-    return frozenset(names)
-
-
-def _by_type(groups: List[Dict[str, Any]]) -> Dict[str, frozenset]:
-    table: Dict[str, set] = {}
-    for group in groups:
-        for node_type in group["nodeTypes"]:
-            for long, short in group["attributes"].items():
-                table.setdefault(node_type, set()).update(n for n in (long, short) if n)
-    return {node_type: frozenset(names) for node_type, names in table.items()}
-
-
-CODE_NAMES = _names(RULE_DATA["codeAttributes"], True)
-FILENAME_NAMES = _names(RULE_DATA["filenameAttributes"], True)
-CODE_BY_TYPE = _by_type(RULE_DATA["codeAttributes"])
-FILENAME_BY_TYPE = _by_type(RULE_DATA["filenameAttributes"])
-RENDER_CODE = sorted(next(g for g in RULE_DATA["codeAttributes"] if "renderGlobals" in g["nodeTypes"])["attributes"])
-
-
-def plug_attribute_names(plug: str) -> List[str]:
-    """``|grp|ns:node.parent[0].child`` -> ``["parent", "child"]``; a bare name gives itself."""
-    path = plug.split(".", 1)[1] if "." in plug else plug
-    parts = (re.sub(r"\[[^\]]*\]", "", part).strip() for part in path.split("."))
-    return [part for part in parts if part]
-
-
-def _plug_node(plug: str) -> str:
-    return plug.split(".", 1)[0] if "." in plug else ""
-
-
-def _strings(value: Any) -> List[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [item for part in value for item in _strings(part)]
-    return []
-
+_ATTRIBUTES = tables(RULE_DATA)
+CODE_NAMES: frozenset = _ATTRIBUTES["code"]
+FILENAME_NAMES: frozenset = _ATTRIBUTES["files"]
+CODE_BY_TYPE: Dict[str, frozenset] = _ATTRIBUTES["codeByType"]
+FILENAME_BY_TYPE: Dict[str, frozenset] = _ATTRIBUTES["filesByType"]
+RENDER_CODE: List[str] = _ATTRIBUTES["render"]
 
 
 
@@ -158,7 +117,7 @@ class Policy:
         targets = [(index, value) for index, value in enumerate(args) if isinstance(value, str) and "." in value
                    and (spec["target"] == "all" or index in spec["target"])]
         for name in spec["nameFlags"]:
-            targets.extend((None, value) for value in _strings(flags.get(name)))
+            targets.extend((None, value) for value in strings(flags.get(name)))
         return targets
 
     def _check_plug_names(self, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
@@ -196,8 +155,8 @@ class Policy:
         if command not in PLUG_COMMANDS or flags.get("query"):
             return
         for index, target in self._plug_targets(command, args, flags):
-            node = _plug_node(target)
-            node_type = _ask(cmds, "nodeType", node) if node else None
+            node = plug_node(target)
+            node_type = ask(cmds, "nodeType", node) if node else None
             if (node_type in RULE_DATA["codeNodeTypes"] and command in ("setAttr", "connectAttr")
                     and index == PLUG_COMMANDS[command]["target"][0] and not self.lifted("code-nodes")):
                 raise PolicyRefusal(
@@ -206,16 +165,16 @@ class Policy:
                     f"{node_type} nodes hold code that Maya runs)",
                 )
             names = plug_attribute_names(target)
-            if command == "setAttr" and not _strings(args[1:]):
+            if command == "setAttr" and not strings(args[1:]):
                 continue  # code and file names are strings: a number sets neither
             if node:
                 for name in list(names):
-                    long = _ask(cmds, "attributeQuery", name, node=node, longName=True)
+                    long = ask(cmds, "attributeQuery", name, node=node, longName=True)
                     if isinstance(long, str) and long not in names:
                         names.append(long)
             self._refuse_code(command, target, names, CODE_NAMES | CODE_BY_TYPE.get(node_type, frozenset()))
             by_type = FILENAME_BY_TYPE.get(node_type, frozenset())
-            marked = node and names and _ask(cmds, "attributeQuery", names[-1], node=node, usedAsFilename=True) is True
+            marked = node and names and ask(cmds, "attributeQuery", names[-1], node=node, usedAsFilename=True) is True
             if marked or any(name in FILENAME_NAMES or name in by_type for name in names):
                 self._file_name_value(command, target, args)
 
@@ -229,7 +188,7 @@ class Policy:
         is refused before Maya reads it."""
         if not self._loads_scene(command, flags) or self.lifted("code-attribute"):
             return
-        for path in _strings(args[:1]):
+        for path in strings(args[:1]):
             lines = mel_lines(path, flags.get("type") if isinstance(flags.get("type"), str) else None)
             found = MaScan(RULE_DATA, self._referenced_scene(set())).scan(lines)
             if found:
@@ -253,7 +212,7 @@ class Policy:
         """Before a scene load: the code the scene holds now (to tell what the load brought)."""
         if not self._loads_scene(command, flags) or self.lifted("code-attribute"):
             return None
-        return _scene_code(cmds)
+        return scene_code(cmds, SCRIPT_TYPES_RUNNING_LATER, RENDER_CODE)
 
     def check_loaded_scene(self, cmds, command: str, flags: Dict[str, Any], before: Optional[Dict[str, Any]],
                            result: Any) -> None:
@@ -262,26 +221,26 @@ class Policy:
         the call refused."""
         if before is None:
             return
-        after = _scene_code(cmds)
+        after = scene_code(cmds, SCRIPT_TYPES_RUNNING_LATER, RENDER_CODE)
         nodes = sorted(set(after["nodes"]) - set(before["nodes"]))
         plugs = sorted(plug for plug, value in after["plugs"].items() if value != before["plugs"].get(plug))
         if not nodes and not plugs:
             return
         for node in nodes:
-            _ask(cmds, "setAttr", f"{node}.after", "", type="string")
+            ask(cmds, "setAttr", f"{node}.after", "", type="string")
         for plug in plugs:
-            _ask(cmds, "setAttr", plug, before["plugs"].get(plug) or "", type="string")
+            ask(cmds, "setAttr", plug, before["plugs"].get(plug) or "", type="string")
         if flags.get("open"):
-            _ask(cmds, "file", new=True, force=True)
+            ask(cmds, "file", new=True, force=True)
         elif flags.get("reference") and isinstance(result, str):
             # A reference's nodes cannot be deleted: the reference goes (its after scripts emptied).
-            _ask(cmds, "file", result, removeReference=True)
+            ask(cmds, "file", result, removeReference=True)
         elif flags.get("loadReference"):
-            _ask(cmds, "file", unloadReference=flags["loadReference"])
+            ask(cmds, "file", unloadReference=flags["loadReference"])
         else:
             new_nodes = result if isinstance(result, list) else []
             for node in new_nodes + nodes:
-                _ask(cmds, "delete", node)
+                ask(cmds, "delete", node)
         raise _refuse("code-attribute", "the loaded scene", f"it brought in {', '.join(nodes + plugs)}; the load was undone")
 
     def _check_code_nodes(self, command: str, args: List[Any], flags: Dict[str, Any]) -> None:
@@ -330,28 +289,3 @@ class Policy:
 
     def describe(self) -> Dict[str, Any]:
         return {"dataDir": self.data_dir, "allow": list(self.allow)}
-
-
-def _ask(cmds, name: str, *args: Any, **flags: Any) -> Any:
-    """A Maya query that may fail (no such node or flag): None then."""
-    try:
-        return getattr(cmds, name)(*args, **flags)
-    except (RuntimeError, TypeError, ValueError, AttributeError):
-        return None
-
-
-def _scene_code(cmds) -> Dict[str, Any]:
-    """The scene's code: expression nodes, script nodes that run after loading, render-time MEL."""
-    nodes = list(_ask(cmds, "ls", type="expression") or [])
-    for node in _ask(cmds, "ls", type="script") or []:
-        after = _ask(cmds, "getAttr", f"{node}.after")
-        kind = _ask(cmds, "getAttr", f"{node}.scriptType")
-        if after or kind in SCRIPT_TYPES_RUNNING_LATER:
-            nodes.append(node)
-    plugs = {}
-    for node in _ask(cmds, "ls", type="renderGlobals") or []:
-        for name in RENDER_CODE:
-            value = _ask(cmds, "getAttr", f"{node}.{name}")
-            if value:
-                plugs[f"{node}.{name}"] = value
-    return {"nodes": nodes, "plugs": plugs}
