@@ -90,8 +90,13 @@ describe("the second review's attacks over the stand-in Maya", () => {
       ["setAttr", ["file1.fileTextureName", "/etc/passwd"], { type: "string" }, "data-folder"],
       ["setAttr", ["file1.ftn", "../../etc/passwd"], { type: "string" }, "data-folder"],
       ["readTake", [], { take: "/etc/passwd" }, "data-folder"],
+      ["writeTake", [], { take: "/root/x.mov" }, "data-folder"],
+      ["diskCache", [], { tempDir: "/root" }, "data-folder"],
       ["showHelp", ["https://example.com"], { absolute: true }, "starts-program"],
+      ["pluginInfo", [], { savePluginPrefs: true }, "settings-files"],
       ["pluginInfo", [], { writeRequires: true }, "settings-files"],
+      ["workspace", [], { fileRule: ["mel", 'system("id")'] }, "settings-files"],
+      ["workspace", [], { saveWorkspace: true }, "settings-files"],
     ] as const) {
       expect(await mayaSideRule(cmd(command, [...args], flags)), `${command} ${args[0]}`).toBe(
         rule,
