@@ -127,12 +127,15 @@ class Policy:
             return
         for _, target in self._plug_targets(command, args, flags):
             names = plug_attribute_names(target)
-            self._refuse_code(command, target, names, CODE_NAMES)
+            self._refuse_code(command, target, names, CODE_NAMES, args)
             if any(name in FILENAME_NAMES for name in names):
                 self._file_name_value(command, target, args)
 
-    def _refuse_code(self, command: str, target: str, names: List[str], code: frozenset) -> None:
-        if any(name in code for name in names) and not self.lifted("code-attribute"):
+    def _refuse_code(self, command: str, target: str, names: List[str], code: frozenset,
+                     args: List[Any]) -> None:
+        # Emptying a hook (`setAttr defaultRenderGlobals.preMel ""`) runs nothing later.
+        clears = PLUG_COMMANDS[command].get("sets") and len(args) > 1 and all(v == "" for v in args[1:])
+        if any(name in code for name in names) and not clears and not self.lifted("code-attribute"):
             raise _refuse("code-attribute", f"{command} on {target!r}")
 
     def _file_name_value(self, command: str, target: str, args: List[Any]) -> None:
@@ -172,7 +175,7 @@ class Policy:
                     long = ask(cmds, "attributeQuery", name, node=node, longName=True)
                     if isinstance(long, str) and long not in names:
                         names.append(long)
-            self._refuse_code(command, target, names, CODE_NAMES | CODE_BY_TYPE.get(node_type, frozenset()))
+            self._refuse_code(command, target, names, CODE_NAMES | CODE_BY_TYPE.get(node_type, frozenset()), args)
             by_type = FILENAME_BY_TYPE.get(node_type, frozenset())
             marked = node and names and ask(cmds, "attributeQuery", names[-1], node=node, usedAsFilename=True) is True
             if marked or any(name in FILENAME_NAMES or name in by_type for name in names):

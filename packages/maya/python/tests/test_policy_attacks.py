@@ -141,6 +141,9 @@ class PolicyAttacksTest(unittest.TestCase):
                 self.assertEqual(self.refused("setAttr", [plug, 'system("id")'], {"type": "string"}),
                                  "code-attribute")
         self.assertEqual(self.cmds.ran("setAttr"), [])
+        # Emptying a hook runs nothing later.
+        self.run_cmd("setAttr", ["defaultRenderGlobals.preMel", ""], {"type": "string"})
+        self.assertEqual(self.cmds.values["defaultRenderGlobals.preMel"], "")
 
     def test_every_render_globals_hook_of_the_data_is_refused(self):
         group = next(g for g in RULE_DATA["codeAttributes"] if "renderGlobals" in g["nodeTypes"])

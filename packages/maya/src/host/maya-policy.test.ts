@@ -113,6 +113,9 @@ describe("mayaPolicyRefusal (the TypeScript wall, from the generated rule data)"
     // A node named like a hook is not the hook; reading them runs nothing; ordinary attributes
     // are untouched.
     expect(rule("addAttr", ["preMel"], { ln: "notes", dt: "string" })).toBeUndefined();
+    expect(
+      rule("setAttr", ["defaultRenderGlobals.preMel", ""], { type: "string" }),
+    ).toBeUndefined();
     expect(rule("getAttr", ["defaultRenderGlobals.preMel"])).toBeUndefined();
     expect(rule("setAttr", ["pSphere1.translateX", 2])).toBeUndefined();
     expect(rule("connectAttr", ["pSphere1.tx", "pCube1.ty"])).toBeUndefined();

@@ -174,9 +174,11 @@ function plugCheck(
   for (const name of spec.nameFlags) {
     for (const value of strings(flags[name])) targets.push(value);
   }
+  // Emptying a hook (`setAttr defaultRenderGlobals.preMel ""`) runs nothing later.
+  const clears = spec.sets === true && args.length > 1 && args.slice(1).every((v) => v === "");
   for (const target of targets) {
     const names = plugAttributeNames(target);
-    if (names.some((name) => codeNames?.has(name)) && !lifted("code-attribute")) {
+    if (names.some((name) => codeNames?.has(name)) && !clears && !lifted("code-attribute")) {
       return refuse("code-attribute", `${command} on '${target}'`);
     }
     if (!names.some((name) => filenameNames?.has(name)) || lifted("data-folder")) continue;
