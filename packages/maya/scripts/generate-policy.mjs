@@ -202,8 +202,9 @@ const PATH_ARGS = ["file", "workspace", "exportEdits", "deformerWeights"];
  * short names and aliases through Maya. Sources: Autodesk's "Pre-Render MEL and Post-Render MEL
  * scripts" and "Pre and post render layer MEL scripts" (render globals), the script node's
  * reference ("The before scripts are executed when a file is loaded ... the after script"), the
- * expression node (its text is `internalExpression`, written `.ixp` in .ma files) and the
- * camera's `homeCommand` (MEL run by `viewSet -home`).
+ * expression node (its text is `internalExpression`, written `.ixp` in .ma files), an asset's
+ * `rmbCommand` (its right-click callback) and the camera's `homeCommand` (MEL run by
+ * `viewSet -home`).
  */
 const CODE_ATTRIBUTES = [
   {
@@ -222,6 +223,12 @@ const CODE_ATTRIBUTES = [
   },
   { nodeTypes: ["script"], anyNode: false, attributes: { before: "b", after: "a" } },
   { nodeTypes: ["expression"], anyNode: true, attributes: { internalExpression: "ixp" } },
+  // An asset's right-click callback ("Assign a custom command or menu to an asset").
+  {
+    nodeTypes: ["container", "dagContainer", "containerBase"],
+    anyNode: true,
+    attributes: { rmbCommand: null },
+  },
   {
     nodeTypes: ["camera"],
     anyNode: true,
@@ -250,6 +257,11 @@ const FILENAME_ATTRIBUTES = [
   { nodeTypes: ["imagePlane"], anyNode: false, attributes: { imageName: null } },
   { nodeTypes: ["audio"], anyNode: false, attributes: { filename: null } },
   { nodeTypes: ["dynGlobals"], anyNode: true, attributes: { cacheDirectory: null } },
+  {
+    nodeTypes: ["container", "dagContainer", "containerBase"],
+    anyNode: true,
+    attributes: { templatePath: null },
+  },
 ];
 
 /**

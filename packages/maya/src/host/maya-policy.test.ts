@@ -106,6 +106,9 @@ describe("mayaPolicyRefusal (the TypeScript wall, from the generated rule data)"
       "code-attribute",
     );
     expect(rule("aliasAttr", ["hook", "defaultRenderGlobals.postMel"])).toBe("code-attribute");
+    expect(rule("setAttr", ["asset1.rmbCommand", "system"], { type: "string" })).toBe(
+      "code-attribute",
+    );
     expect(rule("addAttr", ["a"], { ln: "preMel", dt: "string" })).toBe("code-attribute");
     expect(rule("copyAttr", ["a", "defaultRenderGlobals"], { attribute: ["preMel"] })).toBe(
       "code-attribute",
