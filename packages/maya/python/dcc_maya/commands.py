@@ -5,7 +5,7 @@ into a ``HandlerError`` with Maya's message and a code the script can branch on.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 from dcc_link import HandlerError, checkpoint
 
@@ -48,24 +48,6 @@ def _parse(params: Dict[str, Any]):
     return command, list(args), dict(flags)
 
 
-def _code_node_plug(cmds, command: str, args: List[Any]) -> None:
-    """Setting or connecting a plug of a script or expression node would give it code."""
-    index = {"setAttr": 0, "connectAttr": 1}.get(command)
-    if index is None or len(args) <= index or not isinstance(args[index], str):
-        return
-    node = args[index].split(".", 1)[0]
-    try:
-        node_type = cmds.nodeType(node)
-    except (RuntimeError, TypeError, ValueError):
-        return  # Maya reports the missing node itself
-    if node_type in RULE_DATA["codeNodeTypes"]:
-        raise PolicyRefusal(
-            "code-nodes",
-            f"{command} on {args[index]!r} is refused by the policy (rule 'code-nodes': "
-            f"{node_type} nodes hold code that Maya runs)",
-        )
-
-
 def run_command(cmds, policy: Policy, params: Dict[str, Any]) -> Any:
     """Runs one command on the calling (main) thread."""
     command, args, flags = _parse(params)
@@ -74,8 +56,8 @@ def run_command(cmds, policy: Policy, params: Dict[str, Any]) -> Any:
         raise HandlerError("UNKNOWN_COMMAND", f"{command} is not a maya.cmds command")
     try:
         flags = policy.check(command, args, flags)
-        if not policy.lifted("code-nodes"):
-            _code_node_plug(cmds, command, args)
+        policy.check_in_scene(cmds, command, args, flags)
+        before_load = policy.scene_code_snapshot(cmds, command, flags)
     except PolicyRefusal as refusal:
         raise refusal_error(refusal) from None
     position = None
@@ -94,4 +76,8 @@ def run_command(cmds, policy: Policy, params: Dict[str, Any]) -> Any:
     except (RuntimeError, TypeError, ValueError) as error:
         message = str(error).strip() or type(error).__name__
         raise HandlerError(error_code(error), message, {"mayaError": type(error).__name__}) from None
+    try:
+        policy.check_loaded_scene(cmds, command, flags, before_load, result)
+    except PolicyRefusal as refusal:
+        raise refusal_error(refusal) from None
     return to_plain(result)

@@ -25,6 +25,9 @@ class RecordingCmds:
 
         return command
 
+    def last(self, name):
+        return [call for call in self.calls if call[0] == name][-1]
+
 
 class PolicyTest(unittest.TestCase):
     def setUp(self):
@@ -99,7 +102,7 @@ class PolicyTest(unittest.TestCase):
 
     def test_opening_a_scene_never_runs_its_script_nodes(self):
         run_command(self.cmds, self.policy, {"command": "file", "args": ["shot.ma"], "flags": {"open": True, "force": True}})
-        name, args, flags = self.cmds.calls[-1]
+        name, args, flags = self.cmds.last("file")
         self.assertEqual(flags["executeScriptNodes"], False)
         self.assertEqual(args, (os.path.join(self.policy.data_dir, "shot.ma"),))
         error = self.refused("file", ["shot.ma"], {"o": True, "executeScriptNodes": True})
@@ -119,10 +122,23 @@ class PolicyTest(unittest.TestCase):
                 self.assertEqual(self.refused(command, args, flags).data["rule"], "data-folder")
         self.assertEqual(self.cmds.calls, [])
 
+    def test_every_path_flag_of_the_data_is_confined(self):
+        count = 0
+        for command, spec in RULE_DATA["paths"].items():
+            refused = RULE_DATA["flags"].get(command, {})
+            for flag in spec["flags"]:
+                if flag in refused:
+                    continue
+                with self.subTest(command=command, flag=flag):
+                    self.assertEqual(self.refused(command, flags={flag: "/etc/passwd"}).data["rule"], "data-folder")
+                count += 1
+        self.assertGreater(count, 120)
+        self.assertEqual(self.cmds.calls, [])
+
     def test_a_lifted_rule_lets_the_call_through(self):
         policy = Policy(self.folder, ["data-folder"])
         run_command(self.cmds, policy, {"command": "file", "args": ["/tmp/x.ma"], "flags": {"open": True}})
-        self.assertEqual(self.cmds.calls[-1][1], ("/tmp/x.ma",))
+        self.assertEqual(self.cmds.last("file")[1], ("/tmp/x.ma",))
 
     def test_configuration_errors_name_what_is_wrong(self):
         with self.assertRaisesRegex(PolicyConfigError, "DCC_MAYA_DATA_DIR"):

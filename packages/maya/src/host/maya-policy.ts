@@ -1,5 +1,10 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
+import {
+  type AttributeGroup,
+  namesOnAnyNode,
+  plugAttributeNames,
+} from "./internal/maya-policy-attributes.ts";
 
 /** A call the policy refuses: the rule that refuses it and a message naming what and why. */
 export interface MayaPolicyRefusal {
@@ -19,15 +24,24 @@ interface RuleData {
   rules: Record<string, string>;
   commands: Record<string, string>;
   flags: Record<string, Record<string, string>>;
+  queryFlags: Record<string, string[]>;
   paths: Record<string, { args: boolean; flags: string[] }>;
   names: Record<string, Record<string, string>>;
   codeNodeTypes: string[];
   catalog: string[];
   loadingFileFlags: string[];
+  codeAttributes: AttributeGroup[];
+  filenameAttributes: AttributeGroup[];
+  plugCommands: Record<
+    string,
+    { target: number[] | "all"; sets?: boolean; connects?: boolean; nameFlags: string[] }
+  >;
 }
 
 let data: RuleData | undefined;
 let catalog: ReadonlySet<string> | undefined;
+let codeNames: ReadonlySet<string> | undefined;
+let filenameNames: ReadonlySet<string> | undefined;
 
 /**
  * The policy's rule data: `python/dcc_maya/policy.generated.json`, which the Maya side reads too
@@ -47,8 +61,9 @@ export function mayaPolicyRules(): Readonly<Record<string, string>> {
 
 /**
  * What the policy says about `command` with these positional arguments and flags before it is
- * sent to Maya: undefined when allowed, or the refusal. The Maya side checks again (and also
- * refuses `setAttr`/`connectAttr` on script and expression nodes, which needs the scene).
+ * sent to Maya: undefined when allowed, or the refusal. The Maya side checks again, with the
+ * scene: node types, short names and aliases of attributes, Maya's own `usedAsFilename` marks,
+ * and the code a scene file would bring in before it is opened or imported.
  */
 export function mayaPolicyRefusal(
   command: string,
@@ -62,12 +77,13 @@ export function mayaPolicyRefusal(
     message: `${what} is refused by the policy (rule '${rule}': ${rules.rules[rule]}${detail ? `; ${detail}` : ""})`,
   });
   catalog ??= new Set(rules.catalog);
-  if (!catalog.has(command) && !lifted("not-in-catalog")) {
-    return refuse("not-in-catalog", `the command ${command}`);
-  }
+  // Named refusals first, so a known command outside the catalog (savePrefs) says why.
   const commandRule = rules.commands[command];
   if (commandRule !== undefined && !lifted(commandRule)) {
     return refuse(commandRule, `the command ${command}`);
+  }
+  if (!catalog.has(command) && !lifted("not-in-catalog")) {
+    return refuse("not-in-catalog", `the command ${command}`);
   }
   const names = rules.names[command];
   const refused = rules.flags[command] ?? {};
@@ -80,7 +96,10 @@ export function mayaPolicyRefusal(
       return refuse("long-flag-names", `the flag '${key}' of ${command}`, "use its long name");
     }
     const flagRule = refused[long];
-    if (flagRule !== undefined && !(query && value === true) && !lifted(flagRule)) {
+    // A query of code or of a setting reads it (`q: true, command: true`); an action flag
+    // (`savePluginPrefs`) acts in query mode too.
+    const read = query && value === true && (rules.queryFlags[command]?.includes(long) ?? false);
+    if (flagRule !== undefined && !read && !lifted(flagRule)) {
       return refuse(flagRule, `the flag '${long}' of ${command}`);
     }
     flags[long] = value;
@@ -102,6 +121,8 @@ export function mayaPolicyRefusal(
   ) {
     return refuse("script-nodes", "file with executeScriptNodes=True");
   }
+  const plugRefusal = plugCheck(command, call.args, flags, query, options, refuse, lifted);
+  if (plugRefusal !== undefined) return plugRefusal;
   const paths = rules.paths[command];
   if (paths === undefined || lifted("data-folder")) return undefined;
   const checks: Array<[string, unknown]> = [];
@@ -117,6 +138,64 @@ export function mayaPolicyRefusal(
     for (const path of strings(value)) {
       const problem = outside(path, options.dataDir);
       if (problem !== undefined) return refuse("data-folder", `${label} '${path}'`, problem);
+    }
+  }
+  return undefined;
+}
+
+type Refuse = (rule: string, what: string, detail?: string) => MayaPolicyRefusal;
+
+/**
+ * `setAttr`, `connectAttr`, `addAttr`, `aliasAttr` and `copyAttr` on attributes Maya runs as
+ * code (refused) or reads as file names (values confined to the data folder; a connection,
+ * whose value cannot be checked, refused). Matches attribute names only: see the Maya side.
+ */
+function plugCheck(
+  command: string,
+  args: readonly unknown[],
+  flags: Readonly<Record<string, unknown>>,
+  query: boolean,
+  options: MayaPolicyOptions,
+  refuse: Refuse,
+  lifted: (rule: string) => boolean,
+): MayaPolicyRefusal | undefined {
+  const rules = mayaPolicyData();
+  const spec = rules.plugCommands[command];
+  if (spec === undefined || query) return undefined;
+  codeNames ??= namesOnAnyNode(rules.codeAttributes);
+  filenameNames ??= namesOnAnyNode(rules.filenameAttributes);
+  const targets: string[] = [];
+  for (const [index, value] of args.entries()) {
+    // A plug has a dot; a bare argument is a node (addAttr, copyAttr) or an alias's name.
+    if (typeof value !== "string" || !value.includes(".")) continue;
+    if (spec.target === "all" || spec.target.includes(index)) targets.push(value);
+  }
+  // addAttr -ln/-sn and copyAttr -at name attributes too (flags are long names by now).
+  for (const name of spec.nameFlags) {
+    for (const value of strings(flags[name])) targets.push(value);
+  }
+  // Emptying a hook (`setAttr defaultRenderGlobals.preMel ""`) runs nothing later.
+  const clears = spec.sets === true && args.length > 1 && args.slice(1).every((v) => v === "");
+  for (const target of targets) {
+    const names = plugAttributeNames(target);
+    if (names.some((name) => codeNames?.has(name)) && !clears && !lifted("code-attribute")) {
+      return refuse("code-attribute", `${command} on '${target}'`);
+    }
+    if (!names.some((name) => filenameNames?.has(name)) || lifted("data-folder")) continue;
+    if (spec.connects || command === "aliasAttr" || command === "copyAttr") {
+      return refuse(
+        "data-folder",
+        `${command} into '${target}'`,
+        "a file-name attribute takes a checked path from setAttr, not a connection, alias or copy",
+      );
+    }
+    if (spec.sets) {
+      for (const path of args.slice(1).flatMap(strings)) {
+        const problem = outside(path, options.dataDir);
+        if (problem !== undefined) {
+          return refuse("data-folder", `setAttr ${target} '${path}'`, problem);
+        }
+      }
     }
   }
   return undefined;

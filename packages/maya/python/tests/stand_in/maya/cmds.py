@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from . import _state
+from . import _render, _state
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # stand_in/maya -> packages/maya/python/tests/stand_in -> the repository -> ../shared/data
@@ -152,19 +152,26 @@ def _make(name, record):
         _fault(name, long_flags)
         if name == "about" and long_flags.get("version"):
             return "2025 (stand-in)"
-        answer = _scene("POST", "/call", {"command": name, "args": list(args), "flags": long_flags})
-        if answer is None:
-            return None
-        error = answer.get("error")
-        if error is None:
-            return _tuples(answer.get("result"))
-        kind = TypeError if error["code"] in ("INVALID_FLAG", "INVALID_ARGUMENT") else RuntimeError
-        if error["code"] == "NOT_IMPLEMENTED":
-            return None
-        raise kind(error["message"])
+        own = _render.handle(name, args, long_flags, _forward)
+        if own is not _render.NOT_HERE:
+            return own
+        return _forward(name, list(args), long_flags)
 
     command.__name__ = name
     return command
+
+
+def _forward(name, args, flags):
+    answer = _scene("POST", "/call", {"command": name, "args": args, "flags": flags})
+    if answer is None:
+        return None
+    error = answer.get("error")
+    if error is None:
+        return _tuples(answer.get("result"))
+    kind = TypeError if error["code"] in ("INVALID_FLAG", "INVALID_ARGUMENT") else RuntimeError
+    if error["code"] == "NOT_IMPLEMENTED":
+        return None
+    raise kind(error["message"])
 
 
 def _tuples(value):

@@ -5,9 +5,10 @@ from . import _state
 
 def initialize(name="python"):
     """A new Maya starts with a new scene: the tests' scene server is reset."""
-    from . import cmds
+    from . import _render, cmds
 
     _state.initialized = True
+    _render.reset()
     cmds._scene("POST", "/reset", {})
 
 
