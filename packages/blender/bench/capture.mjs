@@ -2,14 +2,23 @@
 // view at 256², 512² and 1024², per mode (headless: Workbench; Xvfb, with
 // DCC_BENCH_CAPTURE_XVFB=1: render.opengl), beside a
 // script of one `data.set` (a round trip through the main thread to Blender and back) in the same
-// Blender. The first capture of a Blender (shader compilation) is a row of its own.
+// Blender. The first capture of a Blender (shader compilation) is a row of its own. Before them,
+// what the host's checks of a capture file cost (create it, open it without following links,
+// check it, read it, remove it) beside reading and removing a file as it did before.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { readFile, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBlenderAdapter } from "@dcc/blender";
 import { createAdapterExecutor } from "@dcc/executor";
 import { median } from "../../../bench/support.mjs";
+// Internal to the package (not exported): imported from the build beside this folder.
+import {
+  createCaptureFile,
+  readCaptureFile,
+  removeCaptureFile,
+} from "../dist/adapter/internal/capture-file.js";
 
 const sizes = [256, 512, 1024];
 const rounds = 3;
@@ -74,15 +83,51 @@ async function modeRows(window, log) {
   return rows;
 }
 
-/** Rows for the capture figures, or one row saying why they were skipped. */
+/** The host's side of a capture file, 445 KiB (a 1024² PNG), against a plain read and unlink. */
+async function hostFileRows() {
+  const parent = mkdtempSync(join(tmpdir(), "dcc-blender-capture-file-bench-"));
+  const bytes = Buffer.alloc(445 * 1024, 7);
+  const rounds = 200;
+  try {
+    const checked = [];
+    const plain = [];
+    for (let round = 0; round < rounds; round++) {
+      let begin = performance.now();
+      const file = await createCaptureFile(parent, ".png");
+      await writeFile(file.path, bytes); // Blender's part
+      await readCaptureFile(file, { command: "bench" });
+      await removeCaptureFile(file);
+      checked.push(performance.now() - begin);
+      begin = performance.now();
+      const path = join(parent, `dcc-capture-${round}.png`);
+      await writeFile(path, bytes);
+      await readFile(path);
+      await unlink(path);
+      plain.push(performance.now() - begin);
+    }
+    return [
+      {
+        metric: `capture file 445 KiB: host creates, checks, reads and removes it, median of ${rounds} vs write, readFile and unlink`,
+        ours: median(checked),
+        baseline: median(plain),
+        unit: "ms",
+      },
+    ];
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+}
+
+/** Rows for the capture figures, or one row saying why the Blender ones were skipped. */
 export async function runCaptureBench({ log, remainingMs = Number.POSITIVE_INFINITY }) {
+  const rows = await hostFileRows();
   if (spawnSync("blender", ["--version"], { timeout: 60_000 }).status !== 0) {
-    return [{ metric: "capture figures (skipped: no Blender)", unit: "" }];
+    return [...rows, { metric: "capture figures (skipped: no Blender)", unit: "" }];
   }
   if (remainingMs < 30_000) {
-    return [{ metric: "capture figures (skipped: bench time budget)", unit: "" }];
+    return [...rows, { metric: "capture figures (skipped: bench time budget)", unit: "" }];
   }
-  const rows = await modeRows("none", log);
+  rows.push(...(await modeRows("none", log)));
   // Under Xvfb every call waits for a software-GL window redraw (about 2 s here): those rows
   // take a minute or more, past the bench's budget, so they run only when asked for.
   if (process.env["DCC_BENCH_CAPTURE_XVFB"] !== "1") {

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BlenderSession, startBlenderSession } from "./support/blender-session.ts";
@@ -65,6 +67,37 @@ for (const window of ["none", "xvfb"] as const) {
           expect.stringContaining("width must be an integer from 16 to 1024"),
         ],
       });
+    });
+
+    it("writes nothing but its image: a compositor File Output node stays silent", async () => {
+      // A scene whose compositor writes a file through a File Output node, as a render shows.
+      // Headless, the capture's Workbench render used to run it too (render.opengl never did).
+      const tree = 'scenes["Scene"].node_tree';
+      const setUp = await session.run(`
+        dispatch("data.set", { path: 'scenes["Scene"].use_nodes', value: true });
+        dispatch("data.call", { path: '${tree}.nodes.new', args: ["CompositorNodeOutputFile"] });
+        dispatch("data.set", { path: '${tree}.nodes["File Output"].base_path', value: "capout/" });
+        dispatch("data.call", { path: '${tree}.links.new', args: [
+          { $path: '${tree}.nodes["Render Layers"].outputs["Image"]' },
+          { $path: '${tree}.nodes["File Output"].inputs[0]' }] });
+        dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "BLENDER_WORKBENCH" });
+        dispatch("data.set", { path: 'scenes["Scene"].render.resolution_percentage', value: 2 });
+        return dispatch("render.render", {}).files;`);
+      expect(setUp).toMatchObject({ success: true, output: ["capout/Image0001.png"] });
+      const written = join(session.dataDir, "capout");
+      expect(readdirSync(written)).toEqual(["Image0001.png"]);
+      rmSync(written, { recursive: true });
+
+      const captured = await session.run(
+        `return dispatch("viewport.screenshot", { width: 64, source: "camera" });`,
+      );
+      expect(captured).toMatchObject({ success: true, output: { width: 64 } });
+      expect(existsSync(written)).toBe(false);
+      // The compositor is the scene's again.
+      const after = await session.run(
+        `return dispatch("data.get", { path: 'scenes["Scene"].render.use_compositing' });`,
+      );
+      expect(after).toMatchObject({ success: true, output: true });
     });
   });
 }

@@ -1,27 +1,71 @@
-"""``viewport.screenshot``: an image of the 3D view, or of the scene's camera, written to a private
-temporary file the Node side reads (and removes) and returns to the script as an image.
+"""``viewport.screenshot``: an image of the 3D view, or of the scene's camera, written into the
+file the Node side created for it (``path``), which the Node side reads, checks and removes, and
+returns to the script as an image.
 
 The way is picked per mode, by what was measured on a machine with no GPU (see the package
 README): under ``blender -b`` there is no OpenGL context, so the Workbench engine (what the solid
 viewport draws) renders, from the 3D view's viewpoint through a temporary camera, or from the
 scene's camera; with a window (Xvfb, a display, an attached Blender) ``render.opengl`` draws the
 viewport itself, as the person sees it.
+
+A capture writes nothing but that file: the compositor and the sequencer are off while it renders
+(a File Output node would write files no result reports), and it is refused, as a render is,
+while a stored path of the open file resolves outside the data folder (textures it would read).
+Headless, EGL is probed once at start-up (``gl_probe``): where Blender could not draw, a capture
+answers ``CAPTURE_UNAVAILABLE`` instead of letting Blender abort.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from typing import Any, Dict
+import stat
+from typing import Any, Dict, List, Optional
 
 import bpy
 from dcc_link import HandlerError
 
+from . import gl_probe, stored_paths
 from .operators import _view3d_override
 
 MIN_SIDE = 16
 MAX_SIDE = 1024
 _FORMATS = {"png": ("PNG", "image/png", ".png"), "jpeg": ("JPEG", "image/jpeg", ".jpg")}
+
+
+COMMAND = "viewport.screenshot"
+
+# What the start-up probe found: [] before it ran, then [None] or [the problem].
+_gl: List[Optional[str]] = []
+
+
+def probe_gl() -> None:
+    """Asks once, at start-up, whether headless Blender can draw (see ``gl_probe``)."""
+    if not _gl:
+        _gl.append(gl_probe.egl_problem() if bpy.app.background else None)
+
+
+def _require_gl() -> None:
+    probe_gl()
+    if _gl[0] is not None:
+        raise HandlerError(
+            "CAPTURE_UNAVAILABLE",
+            gl_probe.unavailable_message(COMMAND, _gl[0]),
+            {"install": list(gl_probe.INSTALL)},
+        )
+
+
+def _host_file(params: Dict[str, Any]) -> str:
+    """The empty file the Node side created for this capture: never a link, never anything else."""
+    path = params.get("path")
+    if not isinstance(path, str) or not os.path.isabs(path) or not os.path.basename(path).startswith("dcc-capture-"):
+        raise HandlerError("INVALID_ARGS", f"{COMMAND}: the host gives the capture file; got path {path!r}")
+    try:
+        found = os.lstat(path)
+    except OSError as error:
+        raise HandlerError("INVALID_ARGS", f"{COMMAND}: the capture file {path!r} cannot be used: {error.strerror}") from None
+    if not stat.S_ISREG(found.st_mode) or found.st_size != 0:
+        raise HandlerError("INVALID_ARGS", f"{COMMAND}: the capture file {path!r} is not an empty regular file")
+    return path
 
 
 def _side(params: Dict[str, Any], name: str, default: int) -> int:
@@ -92,10 +136,19 @@ def capture_viewport(params, call, policy) -> Dict[str, Any]:
         raise HandlerError("NOT_FOUND", "viewport.screenshot: the scene has no camera; capture source 'view' instead")
     if source == "view" and override is None:
         raise HandlerError("NOT_FOUND", "viewport.screenshot: there is no 3D view; capture source 'camera' instead")
-    file_format, mime_type, extension = _FORMATS[image_format]
-    descriptor, path = tempfile.mkstemp(prefix="dcc-capture-", suffix=extension)
-    os.close(descriptor)
+    file_format, mime_type, _extension = _FORMATS[image_format]
+    path = _host_file(params)
+    _require_gl()
+    # Rendering reads what the open file stores (textures, say): as for a render, every stored
+    # path must lie inside the data folder.
+    refused = stored_paths.refusal(policy, COMMAND, stored_paths.blend_dir())
+    if refused is not None:
+        raise refused
     settings = [
+        # Only the image itself: no compositor (a File Output node writes files of its own), no
+        # sequencer strips.
+        (("render",), "use_compositing", False),
+        (("render",), "use_sequencer", False),
         (("render",), "resolution_x", width),
         (("render",), "resolution_y", height),
         (("render",), "resolution_percentage", 100),
@@ -120,7 +173,7 @@ def capture_viewport(params, call, policy) -> Dict[str, Any]:
                 bpy.ops.render.opengl(write_still=False, view_context=source == "view")
                 bpy.data.images["Render Result"].save_render(path, scene=scene)
     except RuntimeError as error:
-        os.unlink(path)
+        # The file is the host's: it removes it.
         raise HandlerError("OPERATOR_FAILED", f"viewport.screenshot: {str(error).strip()}") from None
     finally:
         if temporary is not None:

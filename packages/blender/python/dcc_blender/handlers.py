@@ -83,9 +83,10 @@ HANDLERS = {
 
 
 def prepare(policy: Policy) -> None:
-    """Confines render output now and after every file load."""
+    """Confines render output now and after every file load; probes whether captures can draw."""
     render.confine_outputs(policy)
     render.install_load_handler(policy)
+    capture.probe_gl()
 
 
 def build_dispatcher(policy: Policy, dispatcher: Optional[Dispatcher] = None) -> Dispatcher:

@@ -547,6 +547,53 @@ def _():
         shutil.rmtree(outside, ignore_errors=True)
 
 
+def _capture_file():
+    """An empty capture file as the Node side makes one (here in the data folder)."""
+    descriptor, path = tempfile.mkstemp(prefix="dcc-capture-", suffix=".png", dir=data_dir)
+    os.close(descriptor)
+    return path
+
+
+@check("a capture writes only its own file, and re-checks stored paths first")
+def _():
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    outside = tempfile.mkdtemp(prefix="dcc-blender-outside-")
+    try:
+        scene = bpy.context.scene
+        scene.use_nodes = True
+        tree = getattr(scene, "node_tree", None) or getattr(scene, "compositing_node_group", None)
+        node = tree.nodes.new("CompositorNodeOutputFile")
+        node.base_path = os.path.join(data_dir, "capout") + os.sep
+        tree.links.new(tree.nodes["Render Layers"].outputs["Image"], node.inputs[0])
+        scene.render.engine = "BLENDER_WORKBENCH"
+        scene.render.resolution_x = scene.render.resolution_y = 32
+        # The node works: a render writes its file.
+        call("blender.op", {"operator": "render.render", "args": {}})
+        assert os.listdir(os.path.join(data_dir, "capout")), "the File Output node wrote nothing"
+        shutil.rmtree(os.path.join(data_dir, "capout"))
+        path = _capture_file()
+        result = call("viewport.screenshot", {"path": path, "width": 32, "source": "camera"})
+        assert not os.path.exists(os.path.join(data_dir, "capout")), os.listdir(os.path.join(data_dir, "capout"))
+        assert result["path"] == path and os.path.getsize(path) > 0, result
+        assert scene.render.use_compositing, "the capture did not put the compositor back"
+        os.unlink(path)
+        # Not the Node side's file: refused before anything is drawn.
+        link = os.path.join(data_dir, "dcc-capture-link.png")
+        os.symlink(os.path.join(outside, "x.png"), link)
+        fails("INVALID_ARGS", "viewport.screenshot", {"path": link})
+        fails("INVALID_ARGS", "viewport.screenshot", {"path": os.path.join(data_dir, "mine.png")})
+        # A stored path outside (as a .blend made elsewhere would hold it) refuses the capture.
+        image = bpy.data.images.new("outside", 4, 4)
+        image.filepath_raw = os.path.join(outside, "texture.png")
+        path = _capture_file()
+        error = fails("POLICY", "viewport.screenshot", {"path": path, "width": 32, "source": "camera"})
+        assert 'images["outside"].filepath' in error.message, error.message
+        assert os.path.getsize(path) == 0
+    finally:
+        bpy.ops.wm.read_factory_settings(use_empty=False)
+        shutil.rmtree(outside, ignore_errors=True)
+
+
 @check("load_post confines outputs")
 def _():
     bpy.context.scene.render.filepath = "/tmp/elsewhere/"

@@ -1,4 +1,5 @@
 import { mkdir, realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import type { DccApiCatalog } from "@dcc/catalog";
 import type {
@@ -16,7 +17,7 @@ import { blenderOperatorData } from "../blender-operator-data.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
-import { capturedImage } from "./internal/capture-command.ts";
+import { captureImage } from "./internal/capture-command.ts";
 
 /** Options for {@link createBlenderAdapter}. */
 export interface BlenderAdapterOptions {
@@ -114,15 +115,19 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     },
   });
 
-  // The capture's answer is a file Blender wrote: its own handler reads it into an image.
+  // A capture is written by Blender into a file the host creates in a private folder: the
+  // launched Blender's session folder (which its sandbox shows it), else the temporary folder.
   const captureCommand = (caller: LinkedCaller, name: string): CommandDefinition => ({
     name,
     ...recordText(getCatalog(), name),
     handler: async (args, context) =>
-      capturedImage(
-        name,
-        await caller.call(name, name, keywordArgs(name, args, createError), context.signal),
-      ),
+      captureImage({
+        command: name,
+        args: keywordArgs(name, args, createError),
+        parent: linked.sessionDir ?? tmpdir(),
+        call: (params) => caller.call(name, name, params, context.signal),
+        signal: context.signal,
+      }),
   });
 
   const attach = options.attach;
