@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect } from "node:net";
+import { fileURLToPath } from "node:url";
 import { type Revision, revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
@@ -183,6 +185,67 @@ describe.each(revisions)("McpHttpServer security (%s)", (revision) => {
       body: big,
     });
     expect(chunked.status).toBe(413);
+  });
+});
+
+describe.each(revisions)("McpHttpServer oversized body (%s)", (revision) => {
+  const message = "Payload Too Large: request body must not exceed 4194304 bytes";
+  const entry = fileURLToPath(new URL("./__fixtures__/oversized-call.ts", import.meta.url));
+
+  /** Runs the oversized-call client in a process of its own and returns what it saw. */
+  async function oversizedCalls(mode: "fetch" | "sdk", attempts: number): Promise<unknown[]> {
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@dcc/source",
+        "--import",
+        "tsx",
+        entry,
+        harness?.url ?? "",
+        revision,
+        mode,
+        String(attempts),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // A hang guard only: the client ends on its own once answered.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const [exitCode] = (await once(child, "exit")) as [number | null];
+    clearTimeout(timer);
+    expect(exitCode, stderr).toBe(0);
+    return JSON.parse(stdout) as unknown[];
+  }
+
+  // Found by a red team: the server closed the connection with the body unread, and the reset
+  // reached the client before the answer (most attempts saw "fetch failed").
+  it("answers a 10 MB script sent with fetch with a readable 413 and Connection: close", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const seen = await oversizedCalls("fetch", 5);
+    const expected = {
+      status: 413,
+      connection: "close",
+      body: { jsonrpc: "2.0", error: { code: -32000, message }, id: null },
+    };
+    expect(seen).toEqual([expected, expected, expected, expected, expected]);
+  });
+
+  it("gives the SDK client the 413 and its message, and the client goes on working", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const seen = (await oversizedCalls("sdk", 3)) as Array<{ refused?: string; after?: unknown }>;
+    expect(seen).toHaveLength(3);
+    for (const { refused, after } of seen) {
+      // The SDKs put the answer's body in the message (v1 keeps the status in `code`).
+      expect(refused).toContain(message);
+      expect(after).toBe(2);
+    }
   });
 });
 
