@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { revisions } from "@dcc/mcp-test-clients";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
+import { modernBody, modernHeaders } from "./__fixtures__/raw-http.ts";
 import { type AuditLog, createAuditLog } from "./audit-log.ts";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
 
@@ -72,7 +75,14 @@ describe.each(revisions)("audit log over MCP (%s)", (revision) => {
     const calls = written.filter((line) => line["event"] === "call");
     const jobs = written.filter((line) => line["event"] === "job");
     for (const line of written) {
-      expect(line).toMatchObject({ v: 1, tool: "dcc_execute", dcc: "maya", client: "test-client" });
+      // No labelled token: the client's own name is only its claim.
+      expect(line).toMatchObject({
+        v: 2,
+        tool: "dcc_execute",
+        dcc: "maya",
+        client: "-",
+        client_claimed: "test-client",
+      });
       expect(new Date(line["time"] as string).toISOString()).toBe(line["time"]);
       expect(line["session"]).toEqual(revision === "2025-11-25" ? expect.any(String) : "-");
       expect(line["duration_ms"]).toEqual(expect.any(Number));
@@ -105,6 +115,53 @@ describe.each(revisions)("audit log over MCP (%s)", (revision) => {
     });
     expect(log.dropped).toBe(0);
     expect(log.written).toBe(written.length);
+  });
+});
+
+describe("audit log client names", () => {
+  // Found by a red team: with the unlabelled token, a client calling itself "alice" was logged as
+  // `"client": "alice"`, like the holder of alice's labelled token.
+  it("names a client only by its labelled token; the name it gives itself is a claim", async () => {
+    const plain = "plain-token-0123456789";
+    const aliceToken = "alice-token-0123456789";
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 0 });
+    harness = await startHttpHarness({
+      onToolCall: log.record,
+      auth: { token: plain, tokens: [{ label: "alice", token: aliceToken }] },
+    });
+    const search = { name: "dcc_search", arguments: { query: "tick" } };
+    async function callAs(name: string, token: string): Promise<void> {
+      const client = new Client({ name, version: "1" });
+      const transport = new StreamableHTTPClientTransport(new URL(harness?.url ?? ""), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      await client.connect(transport);
+      await client.callTool(search);
+      await client.close();
+    }
+    await callAs("alice", plain); // the forger, with the shared unlabelled token
+    await callAs("alice-desktop", aliceToken); // alice herself
+    await callAs("alice", aliceToken);
+    // A 2026-07-28 request names its client in its envelope: a claim too.
+    const modern = await fetch(harness.url, {
+      method: "POST",
+      headers: { ...modernHeaders("tools/call", "dcc_search"), authorization: `Bearer ${plain}` },
+      body: modernBody(1, "tools/call", {
+        ...search,
+        _meta: { "io.modelcontextprotocol/clientInfo": { name: "alice", version: "1" } },
+      }),
+    });
+    expect(modern.status).toBe(200);
+    await modern.text();
+    await log.close();
+    const who = (await lines(file)).map((line) => [line["client"], line["client_claimed"]]);
+    expect(who).toEqual([
+      ["-", "alice"],
+      ["alice", "alice-desktop"],
+      ["alice", "alice"],
+      ["-", "alice"],
+    ]);
   });
 });
 
