@@ -12,6 +12,7 @@ import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/ht
 import { modernBody, modernHeaders } from "./__fixtures__/raw-http.ts";
 import { type AuditLog, createAuditLog } from "./audit-log.ts";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
+import { auditLine } from "./internal/audit-line.ts";
 
 // The package root, where tsx and the source condition resolve for a child process.
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -223,42 +224,69 @@ describe("audit log file", () => {
     expect(text).not.toContain("k-123456");
   });
 
-  it("rotates at the size bound and keeps maxFiles files", async () => {
+  // Found by a red team: with pino-roll, `audit.jsonl` was written as `audit.1.jsonl` and the
+  // file the operator named never existed, so `tail -F` and log shippers saw nothing.
+  it("writes the named file itself and rotates it at the size bound, keeping maxFiles files", async () => {
     const file = join(folder, "audit.jsonl");
     const maxBytes = 2000;
     log = await createAuditLog({ file, maxBytes, maxFiles: 3 });
+    const sizes: number[] = [];
     for (let index = 0; index < 40; index++) {
       log.record(event(index));
       // One line at a time, so each rotation falls exactly where the bound was reached.
       await log.flush();
+      sizes.push((await stat(file)).size);
     }
     await log.close();
-    const names = () =>
-      readdir(folder).then((all) => all.filter((name) => name.startsWith("audit.")));
-    // Older files are removed in the background once a rotation is done (bounded wait).
-    const deadline = Date.now() + 10_000;
-    while ((await names()).length > 3 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const kept = (await names()).sort((a, b) => Number(a.split(".")[1]) - Number(b.split(".")[1]));
-    expect(kept).toHaveLength(3);
-    expect(kept.every((name) => /^audit\.\d+\.jsonl$/.test(name))).toBe(true);
+    // The named file is the live one from the first line on, growing until a rotation.
+    expect(sizes[0]).toBeGreaterThan(0);
+    expect(sizes.some((size, index) => index > 0 && size < (sizes[index - 1] as number))).toBe(
+      true,
+    );
+    const names = (await readdir(folder)).sort();
+    expect(names).toEqual(["audit.1.jsonl", "audit.2.jsonl", "audit.jsonl"]);
     const ids: string[] = [];
-    for (const [position, name] of kept.entries()) {
+    // Oldest first: .2, then .1, then the live file.
+    const ordered = ["audit.2.jsonl", "audit.1.jsonl", "audit.jsonl"];
+    for (const [position, name] of ordered.entries()) {
       const content = await lines(join(folder, name));
       const size = (await stat(join(folder, name))).size;
-      if (position < kept.length - 1) {
-        // A closed file reached the bound with its last line, and not before it.
-        const lastLine = `${JSON.stringify(content.at(-1))}\n`;
-        expect(size).toBeGreaterThanOrEqual(maxBytes);
-        expect(size - Buffer.byteLength(lastLine)).toBeLessThan(maxBytes);
+      // No file passes the bound; a rotated one was closed because its next line would have.
+      expect(size).toBeLessThanOrEqual(maxBytes);
+      const next = ordered[position + 1];
+      if (next !== undefined) {
+        const nextLine = `${JSON.stringify((await lines(join(folder, next)))[0])}\n`;
+        expect(size + Buffer.byteLength(nextLine)).toBeGreaterThan(maxBytes);
       }
       ids.push(...content.map((line) => line["job_id"] as string));
     }
     // The newest lines, in order, ending with the last one.
     expect(ids.at(-1)).toBe("job-0039");
     expect(ids).toEqual([...ids].sort());
+    expect(Number(ids[0]?.slice(4))).toBeGreaterThan(0);
     expect(log.written).toBe(40);
+  });
+
+  it("appends to the named file of an earlier run and moves older files up one", async () => {
+    const file = join(folder, "audit.jsonl");
+    await writeFile(file, '{"v":2,"earlier":"live"}\n');
+    await writeFile(join(folder, "audit.1.jsonl"), '{"v":2,"earlier":"rotated"}\n');
+    await writeFile(join(folder, "audit.7.jsonl"), "an old run's file, past maxFiles\n");
+    await writeFile(join(folder, "audit.notes.jsonl"), "not one of ours\n");
+    // Room for the earlier run's line and one more, not two.
+    const lineBytes = Buffer.byteLength(`${JSON.stringify(auditLine(event(1), true))}\n`);
+    log = await createAuditLog({ file, maxBytes: lineBytes + 40, maxFiles: 3 });
+    log.record(event(1));
+    await log.flush();
+    log.record(event(2));
+    await log.close();
+    const names = (await readdir(folder)).sort();
+    expect(names).toEqual(["audit.1.jsonl", "audit.2.jsonl", "audit.jsonl", "audit.notes.jsonl"]);
+    expect((await lines(join(folder, "audit.2.jsonl")))[0]).toEqual({ v: 2, earlier: "rotated" });
+    const first = await lines(join(folder, "audit.1.jsonl"));
+    expect(first[0]).toEqual({ v: 2, earlier: "live" });
+    expect(first.slice(1).map((line) => line["job_id"])).toEqual(["job-0001"]);
+    expect((await lines(file)).map((line) => line["job_id"])).toEqual(["job-0002"]);
   });
 
   it("only warns once and counts dropped lines when the disk is full", async () => {

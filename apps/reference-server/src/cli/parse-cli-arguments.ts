@@ -82,7 +82,7 @@ Options:
   --audit-no-script  Leave the scripts' text out of the audit log, keeping their sha256
                     (env DCC_MCP_AUDIT_SCRIPT=0)
   --audit-max-bytes <n>  Rotate the audit log at this size (env DCC_MCP_AUDIT_MAX_BYTES;
-                    default 104857600; 0 writes the file itself, unrotated)
+                    default 104857600; the named file stays the live one; 0 never rotates)
   --audit-max-files <n>  Audit files kept, the current one included (env
                     DCC_MCP_AUDIT_MAX_FILES; default 10)
   -h, --help        Show this help
