@@ -267,6 +267,27 @@ describe("audit log file", () => {
     expect(log.written).toBe(40);
   });
 
+  it("loses no line and keeps their order when lines arrive faster than the disk takes them", async () => {
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 4000, maxFiles: 1000 });
+    for (let index = 0; index < 500; index++) log.record(event(index));
+    await log.close();
+    const names = (await readdir(folder)).filter((name) => name !== "audit.jsonl");
+    const numbers = names.map((name) => Number(/^audit\.(\d+)\.jsonl$/.exec(name)?.[1]));
+    expect(numbers.every((number) => Number.isInteger(number))).toBe(true);
+    const ids: string[] = [];
+    // Highest number first (the oldest), the live file last.
+    for (const number of numbers.sort((a, b) => b - a)) {
+      ids.push(
+        ...(await lines(join(folder, `audit.${number}.jsonl`))).map((l) => String(l["job_id"])),
+      );
+    }
+    ids.push(...(await lines(file)).map((line) => String(line["job_id"])));
+    expect(ids).toEqual(Array.from({ length: 500 }, (_, index) => event(index).jobId));
+    expect(log.written).toBe(500);
+    expect(log.dropped).toBe(0);
+  });
+
   it("appends to the named file of an earlier run and moves older files up one", async () => {
     const file = join(folder, "audit.jsonl");
     await writeFile(file, '{"v":2,"earlier":"live"}\n');
