@@ -250,6 +250,34 @@ describe.each(revisions)("McpHttpServer oversized body (%s)", (revision) => {
 });
 
 describe("McpHttpServer body limit", () => {
+  it("answers a stalled oversized body at once and closes its connection once it stops sending", async () => {
+    harness = await startHttpHarness({ maxBodyBytes: 1024 });
+    const { port } = new URL(harness.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    socket.on("error", () => {});
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await once(socket, "connect");
+    // A body declared far over the limit, of which only a little is sent before the client stalls.
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 10000000\r\n\r\n${"x".repeat(4096)}`,
+    );
+    // The whole answer arrives while the body is still owed.
+    expect(await waitUntil(() => received.includes('"id":null}'))).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received.toLowerCase()).toContain("connection: close");
+    // Then the server stops waiting for the rest (2 s without data) and closes; the guard is generous.
+    const guard = new Promise<"open">((resolve) =>
+      setTimeout(() => resolve("open"), 60_000).unref(),
+    );
+    const ending = await Promise.race([closed.then(() => "closed" as const), guard]);
+    socket.destroy();
+    expect(ending).toBe("closed");
+  });
+
   it("closes the connection of an endless chunked body instead of reading it on", async () => {
     const maxBodyBytes = 64 * 1024;
     harness = await startHttpHarness({ maxBodyBytes });
