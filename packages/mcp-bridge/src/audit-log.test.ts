@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -286,6 +286,31 @@ describe("audit log file", () => {
     expect(ids).toEqual(Array.from({ length: 500 }, (_, index) => event(index).jobId));
     expect(log.written).toBe(500);
     expect(log.dropped).toBe(0);
+  });
+
+  it("warns once and drops lines when a rotation fails, and never throws to the caller", async () => {
+    const file = join(folder, "audit.jsonl");
+    // A folder where the rotated file must go, which cannot be removed to make room.
+    await mkdir(join(folder, "audit.1.jsonl"));
+    await writeFile(join(folder, "audit.1.jsonl", "keep"), "");
+    const warnings: string[] = [];
+    log = await createAuditLog({
+      file,
+      maxBytes: 100,
+      maxFiles: 2,
+      retryMs: 60_000,
+      onWarning: (message) => warnings.push(message),
+    });
+    log.record(event(1));
+    await log.flush();
+    log.record(event(2));
+    log.record(event(3));
+    await log.flush();
+    expect(log.written).toBe(1);
+    expect(log.dropped).toBe(2);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Audit log .*audit\.jsonl cannot be written \(E[A-Z]+\)/);
+    expect((await lines(file)).map((line) => line["job_id"])).toEqual(["job-0001"]);
   });
 
   it("appends to the named file of an earlier run and moves older files up one", async () => {
