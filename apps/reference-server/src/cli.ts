@@ -61,6 +61,7 @@ try {
     ...(config.tokens === undefined ? {} : { tokens: config.tokens }),
     ...(config.farm === undefined ? {} : { farm: config.farm }),
     ...(config.audit === undefined ? {} : { audit: config.audit }),
+    ...config.sessions,
   });
 } catch (error) {
   process.stderr.write(`dcc-mcp: could not start: ${(error as Error).message}\n`);

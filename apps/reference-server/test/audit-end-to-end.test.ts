@@ -68,16 +68,19 @@ describe("audit log of the CLI", { timeout: 300_000 }, () => {
     await farm.close();
     expect(await stopCli(cli, "SIGTERM")).toBe(0);
 
+    // The file named is the one written (it was `audit.1.jsonl` with pino-roll).
     const files = readdirSync(join(folder, "logs"));
-    expect(files).toEqual(["audit.1.jsonl"]);
-    const text = readFileSync(join(folder, "logs", files[0] as string), "utf8");
+    expect(files).toEqual(["audit.jsonl"]);
+    const text = readFileSync(join(folder, "logs", "audit.jsonl"), "utf8");
     const lines = text
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line["client"])).toEqual(["alice", "alice", "render-farm"]);
+    // The name the client gave itself is kept apart, as a claim.
+    expect(lines.map((line) => line["client_claimed"])).toEqual(Array(3).fill("test-client"));
     expect(lines[0]).toMatchObject({
-      v: 1,
+      v: 2,
       event: "call",
       tool: "dcc_execute",
       dcc: "maya",

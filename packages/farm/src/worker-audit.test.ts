@@ -77,17 +77,19 @@ describe.skipIf(!redisTestsRun)(redisTitle("farm worker audit log"), { timeout: 
     expect(submitted).toMatchObject({
       event: "call",
       async: true,
-      client: "farm-test",
+      client: "-",
+      client_claimed: "farm-test",
       script: code,
     });
     const ran = (await auditLines(folder, "worker")).filter((line) => line["job_id"] === jobId);
     expect(ran).toHaveLength(1);
     expect(ran[0]).toMatchObject({
-      v: 1,
+      v: 2,
       event: "job",
       tool: "dcc_execute",
       dcc: "maya",
-      client: "farm-test",
+      client: "-",
+      client_claimed: "farm-test",
       session: submitted?.["session"],
       async: true,
       script: code,

@@ -1,14 +1,18 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { revisions } from "@dcc/mcp-test-clients";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
+import { modernBody, modernHeaders } from "./__fixtures__/raw-http.ts";
 import { type AuditLog, createAuditLog } from "./audit-log.ts";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
+import { auditLine } from "./internal/audit-line.ts";
 
 // The package root, where tsx and the source condition resolve for a child process.
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -72,7 +76,14 @@ describe.each(revisions)("audit log over MCP (%s)", (revision) => {
     const calls = written.filter((line) => line["event"] === "call");
     const jobs = written.filter((line) => line["event"] === "job");
     for (const line of written) {
-      expect(line).toMatchObject({ v: 1, tool: "dcc_execute", dcc: "maya", client: "test-client" });
+      // No labelled token: the client's own name is only its claim.
+      expect(line).toMatchObject({
+        v: 2,
+        tool: "dcc_execute",
+        dcc: "maya",
+        client: "-",
+        client_claimed: "test-client",
+      });
       expect(new Date(line["time"] as string).toISOString()).toBe(line["time"]);
       expect(line["session"]).toEqual(revision === "2025-11-25" ? expect.any(String) : "-");
       expect(line["duration_ms"]).toEqual(expect.any(Number));
@@ -105,6 +116,53 @@ describe.each(revisions)("audit log over MCP (%s)", (revision) => {
     });
     expect(log.dropped).toBe(0);
     expect(log.written).toBe(written.length);
+  });
+});
+
+describe("audit log client names", () => {
+  // Found by a red team: with the unlabelled token, a client calling itself "alice" was logged as
+  // `"client": "alice"`, like the holder of alice's labelled token.
+  it("names a client only by its labelled token; the name it gives itself is a claim", async () => {
+    const plain = "plain-token-0123456789";
+    const aliceToken = "alice-token-0123456789";
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 0 });
+    harness = await startHttpHarness({
+      onToolCall: log.record,
+      auth: { token: plain, tokens: [{ label: "alice", token: aliceToken }] },
+    });
+    const search = { name: "dcc_search", arguments: { query: "tick" } };
+    async function callAs(name: string, token: string): Promise<void> {
+      const client = new Client({ name, version: "1" });
+      const transport = new StreamableHTTPClientTransport(new URL(harness?.url ?? ""), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      await client.connect(transport);
+      await client.callTool(search);
+      await client.close();
+    }
+    await callAs("alice", plain); // the forger, with the shared unlabelled token
+    await callAs("alice-desktop", aliceToken); // alice herself
+    await callAs("alice", aliceToken);
+    // A 2026-07-28 request names its client in its envelope: a claim too.
+    const modern = await fetch(harness.url, {
+      method: "POST",
+      headers: { ...modernHeaders("tools/call", "dcc_search"), authorization: `Bearer ${plain}` },
+      body: modernBody(1, "tools/call", {
+        ...search,
+        _meta: { "io.modelcontextprotocol/clientInfo": { name: "alice", version: "1" } },
+      }),
+    });
+    expect(modern.status).toBe(200);
+    await modern.text();
+    await log.close();
+    const who = (await lines(file)).map((line) => [line["client"], line["client_claimed"]]);
+    expect(who).toEqual([
+      ["-", "alice"],
+      ["alice", "alice-desktop"],
+      ["alice", "alice"],
+      ["-", "alice"],
+    ]);
   });
 });
 
@@ -166,42 +224,115 @@ describe("audit log file", () => {
     expect(text).not.toContain("k-123456");
   });
 
-  it("rotates at the size bound and keeps maxFiles files", async () => {
+  // Found by a red team: with pino-roll, `audit.jsonl` was written as `audit.1.jsonl` and the
+  // file the operator named never existed, so `tail -F` and log shippers saw nothing.
+  it("writes the named file itself and rotates it at the size bound, keeping maxFiles files", async () => {
     const file = join(folder, "audit.jsonl");
     const maxBytes = 2000;
     log = await createAuditLog({ file, maxBytes, maxFiles: 3 });
+    const sizes: number[] = [];
     for (let index = 0; index < 40; index++) {
       log.record(event(index));
       // One line at a time, so each rotation falls exactly where the bound was reached.
       await log.flush();
+      sizes.push((await stat(file)).size);
     }
     await log.close();
-    const names = () =>
-      readdir(folder).then((all) => all.filter((name) => name.startsWith("audit.")));
-    // Older files are removed in the background once a rotation is done (bounded wait).
-    const deadline = Date.now() + 10_000;
-    while ((await names()).length > 3 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const kept = (await names()).sort((a, b) => Number(a.split(".")[1]) - Number(b.split(".")[1]));
-    expect(kept).toHaveLength(3);
-    expect(kept.every((name) => /^audit\.\d+\.jsonl$/.test(name))).toBe(true);
+    // The named file is the live one from the first line on, growing until a rotation.
+    expect(sizes[0]).toBeGreaterThan(0);
+    expect(sizes.some((size, index) => index > 0 && size < (sizes[index - 1] as number))).toBe(
+      true,
+    );
+    const names = (await readdir(folder)).sort();
+    expect(names).toEqual(["audit.1.jsonl", "audit.2.jsonl", "audit.jsonl"]);
     const ids: string[] = [];
-    for (const [position, name] of kept.entries()) {
+    // Oldest first: .2, then .1, then the live file.
+    const ordered = ["audit.2.jsonl", "audit.1.jsonl", "audit.jsonl"];
+    for (const [position, name] of ordered.entries()) {
       const content = await lines(join(folder, name));
       const size = (await stat(join(folder, name))).size;
-      if (position < kept.length - 1) {
-        // A closed file reached the bound with its last line, and not before it.
-        const lastLine = `${JSON.stringify(content.at(-1))}\n`;
-        expect(size).toBeGreaterThanOrEqual(maxBytes);
-        expect(size - Buffer.byteLength(lastLine)).toBeLessThan(maxBytes);
+      // No file passes the bound; a rotated one was closed because its next line would have.
+      expect(size).toBeLessThanOrEqual(maxBytes);
+      const next = ordered[position + 1];
+      if (next !== undefined) {
+        const nextLine = `${JSON.stringify((await lines(join(folder, next)))[0])}\n`;
+        expect(size + Buffer.byteLength(nextLine)).toBeGreaterThan(maxBytes);
       }
       ids.push(...content.map((line) => line["job_id"] as string));
     }
     // The newest lines, in order, ending with the last one.
     expect(ids.at(-1)).toBe("job-0039");
     expect(ids).toEqual([...ids].sort());
+    expect(Number(ids[0]?.slice(4))).toBeGreaterThan(0);
     expect(log.written).toBe(40);
+  });
+
+  it("loses no line and keeps their order when lines arrive faster than the disk takes them", async () => {
+    const file = join(folder, "audit.jsonl");
+    log = await createAuditLog({ file, maxBytes: 4000, maxFiles: 1000 });
+    for (let index = 0; index < 500; index++) log.record(event(index));
+    await log.close();
+    const names = (await readdir(folder)).filter((name) => name !== "audit.jsonl");
+    const numbers = names.map((name) => Number(/^audit\.(\d+)\.jsonl$/.exec(name)?.[1]));
+    expect(numbers.every((number) => Number.isInteger(number))).toBe(true);
+    const ids: string[] = [];
+    // Highest number first (the oldest), the live file last.
+    for (const number of numbers.sort((a, b) => b - a)) {
+      ids.push(
+        ...(await lines(join(folder, `audit.${number}.jsonl`))).map((l) => String(l["job_id"])),
+      );
+    }
+    ids.push(...(await lines(file)).map((line) => String(line["job_id"])));
+    expect(ids).toEqual(Array.from({ length: 500 }, (_, index) => event(index).jobId));
+    expect(log.written).toBe(500);
+    expect(log.dropped).toBe(0);
+  });
+
+  it("warns once and drops lines when a rotation fails, and never throws to the caller", async () => {
+    const file = join(folder, "audit.jsonl");
+    // A folder where the rotated file must go, which cannot be removed to make room.
+    await mkdir(join(folder, "audit.1.jsonl"));
+    await writeFile(join(folder, "audit.1.jsonl", "keep"), "");
+    const warnings: string[] = [];
+    log = await createAuditLog({
+      file,
+      maxBytes: 100,
+      maxFiles: 2,
+      retryMs: 60_000,
+      onWarning: (message) => warnings.push(message),
+    });
+    log.record(event(1));
+    await log.flush();
+    log.record(event(2));
+    log.record(event(3));
+    await log.flush();
+    expect(log.written).toBe(1);
+    expect(log.dropped).toBe(2);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Audit log .*audit\.jsonl cannot be written \(E[A-Z]+\)/);
+    expect((await lines(file)).map((line) => line["job_id"])).toEqual(["job-0001"]);
+  });
+
+  it("appends to the named file of an earlier run and moves older files up one", async () => {
+    const file = join(folder, "audit.jsonl");
+    await writeFile(file, '{"v":2,"earlier":"live"}\n');
+    await writeFile(join(folder, "audit.1.jsonl"), '{"v":2,"earlier":"rotated"}\n');
+    await writeFile(join(folder, "audit.7.jsonl"), "an old run's file, past maxFiles\n");
+    await writeFile(join(folder, "audit.notes.jsonl"), "not one of ours\n");
+    // Room for the earlier run's line and one more, not two.
+    const lineBytes = Buffer.byteLength(`${JSON.stringify(auditLine(event(1), true))}\n`);
+    log = await createAuditLog({ file, maxBytes: lineBytes + 40, maxFiles: 3 });
+    log.record(event(1));
+    await log.flush();
+    log.record(event(2));
+    await log.close();
+    const names = (await readdir(folder)).sort();
+    expect(names).toEqual(["audit.1.jsonl", "audit.2.jsonl", "audit.jsonl", "audit.notes.jsonl"]);
+    expect((await lines(join(folder, "audit.2.jsonl")))[0]).toEqual({ v: 2, earlier: "rotated" });
+    const first = await lines(join(folder, "audit.1.jsonl"));
+    expect(first[0]).toEqual({ v: 2, earlier: "live" });
+    expect(first.slice(1).map((line) => line["job_id"])).toEqual(["job-0001"]);
+    expect((await lines(file)).map((line) => line["job_id"])).toEqual(["job-0002"]);
   });
 
   it("only warns once and counts dropped lines when the disk is full", async () => {

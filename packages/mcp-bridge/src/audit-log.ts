@@ -1,23 +1,30 @@
-import { createRequire } from "node:module";
 import { type DestinationStream, pino } from "pino";
 import { Counter, type Registry } from "prom-client";
 import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
+import { type AuditFileStream, openAuditFile } from "./internal/audit-file.ts";
 import { auditLine, auditLineVersion } from "./internal/audit-line.ts";
 import { McpBridgeError } from "./mcp-bridge-error.ts";
 
 /** Options for {@link createAuditLog}. */
 export interface AuditLogOptions {
   /**
-   * The log file. With rotation (the default) pino-roll numbers it: `audit.jsonl` is written as
-   * `audit.1.jsonl`, then `audit.2.jsonl`, …; with `maxBytes: 0` the file itself is written.
-   * Missing folders are created.
+   * The log file, always the live one (what `tail -F`, logrotate and log shippers follow). At
+   * `maxBytes` it is renamed `audit.1.jsonl` (for `audit.jsonl`; older files move up to
+   * `audit.2.jsonl` …) and a new one begun. Lines are appended to a file that exists. Missing
+   * folders are created.
    */
   file: string;
   /** Record each script's text beside its SHA-256. Default true. */
   script?: boolean;
-  /** Size at which the current file is closed and the next one begun, in bytes; 0 turns rotation off. Default 100 MiB. */
+  /**
+   * Most bytes of one file: a line that would take the live file past it is written to a new one
+   * (the old one renamed, see `file`); 0 turns rotation off. Default 100 MiB.
+   */
   maxBytes?: number;
-  /** Files kept, the current one included (2 or more); older ones are removed. Default 10. */
+  /**
+   * Files kept, the live one included (2 or more): `audit.jsonl` and `audit.1.jsonl` …
+   * `audit.<maxFiles - 1>.jsonl`; older ones are removed. Default 10.
+   */
   maxFiles?: number;
   /** A registry to count dropped lines on (`dcc_audit_lines_dropped_total`), e.g. the server's `metrics`. */
   registry?: Registry;
@@ -49,27 +56,6 @@ export interface AuditLog {
   close(): Promise<void>;
 }
 
-/** The part of pino-roll's SonicBoom stream the audit log drives. */
-interface FileStream {
-  write(text: string): boolean;
-  end(): void;
-  destroy(): void;
-  flushSync(): void;
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  once(event: string, listener: () => void): unknown;
-}
-
-/** pino-roll (CommonJS, no types): builds a size-rotated SonicBoom stream. */
-type PinoRoll = (options: {
-  file: string;
-  size: string;
-  limit: { count: number; removeOtherLogFiles: boolean };
-  mkdir: boolean;
-  maxLength: number;
-}) => Promise<FileStream>;
-// Loaded with require so that its missing types need no ambient declaration in every consumer.
-const pinoRoll = createRequire(import.meta.url)("pino-roll") as PinoRoll;
-
 const droppedMetric = "dcc_audit_lines_dropped_total";
 const defaultMaxBytes = 100 * 1024 * 1024;
 const defaultMaxFiles = 10;
@@ -78,7 +64,7 @@ const maxBufferedBytes = 16 * 1024 * 1024;
 
 /**
  * Opens an audit log: one JSON line per tool call (schema in the README, with a version field
- * `v`), written through pino to a file rotated by size (pino-roll), so it stays bounded. A write
+ * `v`), written through pino to the named file, rotated by size beside it, so it stays bounded. A write
  * failure (unwritable path, full disk) never fails or delays a call: it is reported once through
  * `onWarning`, and lost lines are counted; the file is opened again after `retryMs`.
  * @throws {@link McpBridgeError} `INVALID_CONFIG` for a bad size, file count or retry time; never
@@ -111,7 +97,7 @@ class AuditWriter implements AuditLog {
   readonly #withScript: boolean;
   readonly #counters: Counter[] = [];
   readonly #logger;
-  #stream: FileStream | undefined;
+  #stream: AuditFileStream | undefined;
   #failed = false;
   #failedAt = 0;
   #reopening = false;
@@ -165,21 +151,7 @@ class AuditWriter implements AuditLog {
     const maxBytes = this.#options.maxBytes ?? defaultMaxBytes;
     const maxFiles = this.#options.maxFiles ?? defaultMaxFiles;
     try {
-      const stream =
-        maxBytes === 0
-          ? (pino.destination({
-              dest: file,
-              mkdir: true,
-              sync: false,
-              maxLength: maxBufferedBytes,
-            }) as unknown as FileStream)
-          : await pinoRoll({
-              file,
-              size: `${maxBytes}b`,
-              limit: { count: maxFiles - 1, removeOtherLogFiles: true },
-              mkdir: true,
-              maxLength: maxBufferedBytes,
-            });
+      const stream = openAuditFile({ file, maxBytes, maxFiles, maxBufferedBytes });
       // pino flushes its destination synchronously when the process exits; a stream whose file
       // never opened (or failed) throws there, which would print a crash at every exit.
       const flushSync = stream.flushSync.bind(stream);
@@ -280,7 +252,7 @@ class AuditWriter implements AuditLog {
   #retry(): void {
     if (this.#reopening || Date.now() - this.#failedAt < (this.#options.retryMs ?? 30_000)) return;
     this.#reopening = true;
-    // Rotation opens asynchronously (the line that asked is dropped); unrotated opens at once.
+    // The file opens asynchronously: the line that asked is dropped, the next ones go there.
     void this.open().finally(() => {
       this.#reopening = false;
     });

@@ -36,9 +36,16 @@ export interface DccToolCallEvent {
   readonly durationMs: number;
   /** The transport session, when the call came through one. */
   readonly sessionId: string | undefined;
-  /** The label of the bearer token the call presented, when the server has labelled tokens. */
+  /**
+   * The label of the labelled bearer token the call presented: the only verified name of the
+   * client (undefined for the unlabelled token, no token, stdio).
+   */
   readonly tokenLabel?: string | undefined;
-  /** The name the client gave in `initialize` (or its 2026-07-28 request envelope). */
+  /**
+   * The name the client gave itself in `initialize` (or its 2026-07-28 request envelope): a
+   * claim, not verified; any client can call itself anything (the audit log writes it as
+   * `client_claimed`, never as `client`).
+   */
   readonly clientName?: string | undefined;
   /**
    * `call` (default): a tool call answered. `job`: an async job this server ran finished; its

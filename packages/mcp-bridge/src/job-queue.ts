@@ -30,11 +30,10 @@ export interface JobQueueSubmission {
   sessionId?: string;
   /** The execute tool that submitted it, e.g. `dcc_execute`: the worker's audit line names it. */
   tool?: string;
-  /**
-   * Who submitted it, as the audit log names clients: the label of the bearer token used, else
-   * the client's `initialize` name. Never a token.
-   */
-  client?: string;
+  /** The label of the labelled token the submitting call presented (never a token itself). */
+  tokenLabel?: string;
+  /** The name the submitting client gave itself (`initialize`): a claim, not verified. */
+  clientName?: string;
 }
 
 /** Options of {@link JobQueue.cancel}. */

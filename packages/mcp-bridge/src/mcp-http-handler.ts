@@ -10,7 +10,7 @@ import {
 } from "./internal/build-mcp-server.ts";
 import { labelledAuthInfo } from "./internal/call-identity.ts";
 import { healthPaths, serveHealthRoute } from "./internal/health-routes.ts";
-import { checkAuth } from "./internal/http-config.ts";
+import { checkAuth, checkSessionSettings } from "./internal/http-config.ts";
 import {
   checkHostAndOrigin,
   defaultAllowedHosts,
@@ -45,17 +45,28 @@ export interface McpHttpHandlerOptions extends DccServerOptions {
   allowedOrigins?: readonly string[];
   /** Largest request body in bytes; larger ones get 413. Default 4 MiB. */
   maxBodyBytes?: number;
-  /** A session with no request and no open stream for this long is closed, in ms. Default 30 min. */
+  /**
+   * A 2025-11-25 session with no request and no open stream for this long is closed, in ms (its
+   * client then gets 404 and starts a new session, as the revision says). Default 5 min.
+   */
   sessionIdleMs?: number;
   /**
-   * Most sessions at once. When full, the longest-idle session that never made a call is closed
-   * to make room; with none, a new session gets 503. Default 64.
+   * How long a session that made calls must have been idle (no request for this long, none being
+   * answered) to give way to a new session when the table, or its client's share, is full, in
+   * ms. A session that never made a call gives way at once; an open GET stream does not count as
+   * activity. Default 60 000.
+   */
+  sessionEvictIdleMs?: number;
+  /**
+   * Most sessions at once. When full, a session gives way to the new one (see
+   * `sessionEvictIdleMs`); with none that may, the new session gets 503. Default 64.
    */
   maxSessions?: number;
   /**
-   * Most sessions one client address may hold, with the same eviction among its own sessions.
-   * Default: half of `maxSessions` for a remote address; none of its own for loopback, which all
-   * local clients share (there, closing unused sessions is what keeps room for others).
+   * Most sessions one client may hold, with the same rule for giving way among its own. A client
+   * is the label of the labelled token its requests present; without one, its remote address,
+   * except loopback: every local client shares that address, so there it has no share of its own
+   * (give local clients labelled tokens to cap each). Default: half of `maxSessions`.
    */
   maxSessionsPerClient?: number;
   /** How long `close()` waits for cancelled work to stop, in ms. Default 2000. */
@@ -162,6 +173,7 @@ class HttpEndpoint {
 
   constructor(options: McpHttpHandlerOptions) {
     checkAuth(options.auth);
+    checkSessionSettings(options);
     this.#registrations = resolveRegistrations(options);
     this.jobs = new JobManager({
       ...(options.jobStore === undefined ? {} : { store: options.jobStore }),
@@ -197,7 +209,8 @@ class HttpEndpoint {
     const maxSessions = options.maxSessions ?? 64;
     this.#legacy = new LegacySessions({
       createServer,
-      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      idleMs: options.sessionIdleMs ?? 5 * 60_000,
+      evictIdleMs: options.sessionEvictIdleMs ?? 60_000,
       maxSessions,
       maxSessionsPerClient: options.maxSessionsPerClient,
       closing: () => this.#closing !== undefined,

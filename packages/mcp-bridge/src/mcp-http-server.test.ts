@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect } from "node:net";
+import { fileURLToPath } from "node:url";
 import { type Revision, revisions } from "@dcc/mcp-test-clients";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpHarness, startHttpHarness, waitUntil } from "./__fixtures__/http-harness.ts";
@@ -186,7 +188,96 @@ describe.each(revisions)("McpHttpServer security (%s)", (revision) => {
   });
 });
 
+describe.each(revisions)("McpHttpServer oversized body (%s)", (revision) => {
+  const message = "Payload Too Large: request body must not exceed 4194304 bytes";
+  const entry = fileURLToPath(new URL("./__fixtures__/oversized-call.ts", import.meta.url));
+
+  /** Runs the oversized-call client in a process of its own and returns what it saw. */
+  async function oversizedCalls(mode: "fetch" | "sdk", attempts: number): Promise<unknown[]> {
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@dcc/source",
+        "--import",
+        "tsx",
+        entry,
+        harness?.url ?? "",
+        revision,
+        mode,
+        String(attempts),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // A hang guard only: the client ends on its own once answered.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const [exitCode] = (await once(child, "exit")) as [number | null];
+    clearTimeout(timer);
+    expect(exitCode, stderr).toBe(0);
+    return JSON.parse(stdout) as unknown[];
+  }
+
+  // Found by a red team: the server closed the connection with the body unread, and the reset
+  // reached the client before the answer (most attempts saw "fetch failed").
+  it("answers a 10 MB script sent with fetch with a readable 413 and Connection: close", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const seen = await oversizedCalls("fetch", 5);
+    const expected = {
+      status: 413,
+      connection: "close",
+      body: { jsonrpc: "2.0", error: { code: -32000, message }, id: null },
+    };
+    expect(seen).toEqual([expected, expected, expected, expected, expected]);
+  });
+
+  it("gives the SDK client the 413 and its message, and the client goes on working", async () => {
+    harness = await startHttpHarness({}, { revision });
+    const seen = (await oversizedCalls("sdk", 3)) as Array<{ refused?: string; after?: unknown }>;
+    expect(seen).toHaveLength(3);
+    for (const { refused, after } of seen) {
+      // The SDKs put the answer's body in the message (v1 keeps the status in `code`).
+      expect(refused).toContain(message);
+      expect(after).toBe(2);
+    }
+  });
+});
+
 describe("McpHttpServer body limit", () => {
+  it("answers a stalled oversized body at once and closes its connection once it stops sending", async () => {
+    harness = await startHttpHarness({ maxBodyBytes: 1024 });
+    const { port } = new URL(harness.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    socket.on("error", () => {});
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await once(socket, "connect");
+    // A body declared far over the limit, of which only a little is sent before the client stalls.
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 10000000\r\n\r\n${"x".repeat(4096)}`,
+    );
+    // The whole answer arrives while the body is still owed.
+    expect(await waitUntil(() => received.includes('"id":null}'))).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received.toLowerCase()).toContain("connection: close");
+    // Then the server stops waiting for the rest (2 s without data) and closes; the guard is generous.
+    const guard = new Promise<"open">((resolve) =>
+      setTimeout(() => resolve("open"), 60_000).unref(),
+    );
+    const ending = await Promise.race([closed.then(() => "closed" as const), guard]);
+    socket.destroy();
+    expect(ending).toBe("closed");
+  });
+
   it("closes the connection of an endless chunked body instead of reading it on", async () => {
     const maxBodyBytes = 64 * 1024;
     harness = await startHttpHarness({ maxBodyBytes });
@@ -307,6 +398,15 @@ describe("McpHttpServer requests", () => {
       // A configuration error never repeats a secret.
       expect(attempt).not.toThrow(secret);
     }
+    const sessionRefusals: Array<[Partial<McpHttpServerOptions>, string]> = [
+      [{ sessionEvictIdleMs: -1 }, "sessionEvictIdleMs must be a whole number, at least 0: -1"],
+      [{ sessionIdleMs: 1.5 }, "sessionIdleMs must be a whole number, at least 0: 1.5"],
+      [{ maxSessions: 0 }, "maxSessions must be a whole number, at least 1: 0"],
+      [{ maxSessionsPerClient: Number.NaN }, "maxSessionsPerClient must be a whole number"],
+    ];
+    for (const [settings, message] of sessionRefusals) {
+      expect(() => createMcpHttpServer({ executors: [executor], ...settings })).toThrow(message);
+    }
     await test.close();
   });
 });
@@ -360,8 +460,8 @@ describe("McpHttpServer sessions", () => {
     expect(harness.test.journal.ticks).toBe(8);
   });
 
-  it("refuses sessions beyond maxSessions with 503 when every session is in use", async () => {
-    harness = await startHttpHarness({ maxSessions: 2 });
+  it("refuses a new session with 503 while every session made calls within sessionEvictIdleMs", async () => {
+    harness = await startHttpHarness({ maxSessions: 2, sessionEvictIdleMs: 10 * 60_000 });
     const clients = [await harness.connect(), await harness.connect()];
     for (const client of clients) expect((await client.listTools()).tools).toHaveLength(2);
     const response = await rawRequest(harness.url, {
@@ -369,8 +469,54 @@ describe("McpHttpServer sessions", () => {
       body: initializeBody,
     });
     expect(response.status).toBe(503);
-    expect(response.body).toContain("Too many sessions");
+    expect(JSON.parse(response.body).error.message).toBe(
+      "Too many sessions for this server (2), none idle for 600 s; close one or try again later",
+    );
     for (const client of clients) expect((await client.listTools()).tools).toHaveLength(2);
+  });
+
+  it("lets a new client in when 70 sessions that each made one call have filled the table", async () => {
+    // The default table (64 sessions); any session not answering a request may give way.
+    harness = await startHttpHarness({ sessionEvictIdleMs: 0 });
+    for (let i = 0; i < 70; i++) {
+      const client = await harness.connect();
+      const found = (await client.callTool({
+        name: "dcc_search",
+        arguments: { query: "tick" },
+      })) as ToolResult;
+      expect(found.structuredContent?.["success"]).toBe(true);
+    }
+    expect(harness.server.sessionCount).toBe(64);
+    const newcomer = await harness.connect();
+    const ran = (await newcomer.callTool({
+      name: "dcc_execute",
+      arguments: { code: "return 1 + 1" },
+    })) as ToolResult;
+    expect(ran.structuredContent?.["output"]).toBe(2);
+    expect(harness.server.sessionCount).toBe(64);
+  });
+
+  it("never makes a session answering a call give way", async () => {
+    harness = await startHttpHarness({ maxSessions: 1, sessionEvictIdleMs: 0 });
+    const busy = await harness.connect();
+    const call = busy.callTool({
+      name: "dcc_execute",
+      arguments: { code: "await dispatch('block', {});" },
+    });
+    call.catch(() => {});
+    expect(await waitUntil(() => harness?.test.journal.calls.includes("block") ?? false)).toBe(
+      true,
+    );
+    const refused = await rawRequest(harness.url, {
+      headers: jsonRpcHeaders,
+      body: initializeBody,
+    });
+    expect(refused.status).toBe(503);
+    // The client leaves (its call is cancelled): its session no longer answers a call and gives way.
+    await busy.close();
+    expect(await waitUntil(() => harness?.test.journal.blockSawCancel === true)).toBe(true);
+    const newcomer = await harness.connect();
+    expect((await newcomer.listTools()).tools).toHaveLength(2);
   });
 
   it("closes the longest-idle unused session for a new client, so unused sessions lock nobody out", async () => {
@@ -401,21 +547,39 @@ describe("McpHttpServer sessions", () => {
     expect((await ping(unused[3] as string)).status).toBe(200);
   });
 
-  it("limits the sessions of one client address, and not those of another", async () => {
-    harness = await startHttpHarness({ maxSessions: 8, maxSessionsPerClient: 2 });
-    for (const client of [await harness.connect(), await harness.connect()]) {
-      expect((await client.listTools()).tools).toHaveLength(2);
-    }
-    const third = await rawRequest(harness.url, { headers: jsonRpcHeaders, body: initializeBody });
-    expect(third.status).toBe(503);
-    expect(third.body).toContain("Too many sessions from this client address");
-    // Another loopback address is another client (Linux routes all of 127/8 to loopback).
-    const other = await rawRequest(harness.url, {
-      headers: jsonRpcHeaders,
-      body: initializeBody,
-      localAddress: "127.0.0.2",
+  it("limits the sessions of each labelled token, not of the loopback address all share", async () => {
+    const alice = "alice-token-0123456789";
+    const bob = "bob-token-01234567890";
+    const plain = "plain-token-0123456789";
+    harness = await startHttpHarness({
+      auth: {
+        token: plain,
+        tokens: [
+          { label: "alice", token: alice },
+          { label: "bob", token: bob },
+        ],
+      },
+      maxSessions: 16,
+      maxSessionsPerClient: 2,
+      sessionEvictIdleMs: 10 * 60_000,
     });
-    expect(other.status).toBe(200);
+    const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+    for (let i = 0; i < 2; i++) {
+      expect((await (await harness.connect(bearer(alice))).listTools()).tools).toHaveLength(2);
+    }
+    const third = await rawRequest(harness.url, {
+      headers: { ...jsonRpcHeaders, ...bearer(alice) },
+      body: initializeBody,
+    });
+    expect(third.status).toBe(503);
+    expect(third.body).toContain("Too many sessions for the token alice (2)");
+    // Bob, on the same loopback address, has a share of his own.
+    expect((await (await harness.connect(bearer(bob))).listTools()).tools).toHaveLength(2);
+    // Clients without a labelled token on loopback share one address: no share is kept for it.
+    for (let i = 0; i < 3; i++) {
+      expect((await (await harness.connect(bearer(plain))).listTools()).tools).toHaveLength(2);
+    }
+    expect(harness.server.sessionCount).toBe(6);
   });
 
   it("closes idle sessions", async () => {

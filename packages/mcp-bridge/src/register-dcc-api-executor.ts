@@ -187,7 +187,14 @@ export function registerDccApiExecutor(
                     progressIntervalMs: options.progressIntervalMs ?? 50,
                     maxLogNotifications: options.maxLogNotifications ?? 200,
                     maxResultChars,
-                    clientOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
+                    identityOf: (context) => {
+                      const tokenLabel = tokenLabelOf(context);
+                      const clientName = clientNameOf(server);
+                      return {
+                        ...(tokenLabel === undefined ? {} : { tokenLabel }),
+                        ...(clientName === undefined ? {} : { clientName }),
+                      };
+                    },
                     onJobFinished: (jobId, jobResult, durationMs) =>
                       observe(
                         executeToolName,

@@ -34,6 +34,30 @@ describe("parseCliArguments", () => {
     );
   });
 
+  it("reads the HTTP session bounds from flags or the environment, in seconds, refusing bad ones", () => {
+    const sessions = (argv: string[], env: Record<string, string> = {}) =>
+      parseCliArguments(argv, env, "/w").sessions;
+    expect(sessions([])).toBeUndefined();
+    expect(
+      sessions(["--max-sessions", "128", "--session-evict-idle", "0"], {
+        DCC_MCP_MAX_SESSIONS: "8",
+        DCC_MCP_MAX_SESSIONS_PER_CLIENT: "4",
+        DCC_MCP_SESSION_IDLE: "120",
+      }),
+    ).toEqual({
+      maxSessions: 128,
+      maxSessionsPerClient: 4,
+      sessionIdleMs: 120_000,
+      sessionEvictIdleMs: 0,
+    });
+    expect(() => sessions(["--max-sessions", "0"])).toThrow(
+      /--max-sessions must be a whole number, at least 1: 0/,
+    );
+    expect(() => sessions([], { DCC_MCP_SESSION_IDLE: "5m" })).toThrow(
+      /--session-idle must be a whole number, at least 1: 5m/,
+    );
+  });
+
   it("reads labelled tokens from --tokens-file, DCC_MCP_TOKENS_FILE or DCC_MCP_TOKENS, naming bad lines but no token", () => {
     const folder = mkdtempSync(join(tmpdir(), "dcc-cli-tokens-"));
     try {

@@ -10,6 +10,7 @@ import { checkDccNames } from "../adapters/select-adapters.ts";
 import type { ReferenceAuditOptions } from "../server/reference-audit.ts";
 import { AuditArgumentError, auditArguments } from "./audit-arguments.ts";
 import { parseTokensVariable, readTokensFile, TokensFileError } from "./labelled-tokens.ts";
+import { SessionArgumentError, type SessionBounds, sessionArguments } from "./session-arguments.ts";
 
 /** What the command line asked for. */
 export interface CliConfig {
@@ -23,6 +24,8 @@ export interface CliConfig {
   tokensFile?: string;
   /** The audit log from `--audit-log`/`DCC_MCP_AUDIT_LOG` and its settings. */
   audit?: ReferenceAuditOptions;
+  /** The HTTP session bounds that were set (`--max-sessions`, `--session-idle`, …), if any. */
+  sessions?: SessionBounds;
   /** The farm's Redis from `--farm`/`DCC_FARM_REDIS_URL` (password from `DCC_FARM_REDIS_PASSWORD`). */
   farm?: FarmRedisOptions;
   /** The DCCs named by `--dcc` or `DCC_MCP_DCC`; undefined for the default (maya). */
@@ -84,9 +87,17 @@ Options:
   --audit-no-script  Leave the scripts' text out of the audit log, keeping their sha256
                     (env DCC_MCP_AUDIT_SCRIPT=0)
   --audit-max-bytes <n>  Rotate the audit log at this size (env DCC_MCP_AUDIT_MAX_BYTES;
-                    default 104857600; 0 writes the file itself, unrotated)
+                    default 104857600; the named file stays the live one; 0 never rotates)
   --audit-max-files <n>  Audit files kept, the current one included (env
                     DCC_MCP_AUDIT_MAX_FILES; default 10)
+  --max-sessions <n>  Most HTTP sessions at once (env DCC_MCP_MAX_SESSIONS; default 64); when
+                    full, the longest-idle one gives way to a new client
+  --max-sessions-per-client <n>  Most sessions per labelled token, else per remote address
+                    (env DCC_MCP_MAX_SESSIONS_PER_CLIENT; default half of --max-sessions; local
+                    clients without a labelled token share loopback and have no share of their own)
+  --session-idle <seconds>  Close a session idle this long (env DCC_MCP_SESSION_IDLE; default 300)
+  --session-evict-idle <seconds>  How long a session must be idle to give way to a new one
+                    when full (env DCC_MCP_SESSION_EVICT_IDLE; default 60)
   --check           Check the command line and environment, print the server they would start
                     (as JSON, without secrets) and exit; nothing is started
   -h, --help        Show this help
@@ -102,10 +113,12 @@ export class CliUsageError extends Error {
  * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_TOKENS_FILE`, `DCC_MCP_TOKENS`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
  * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`,
  * `DCC_FARM_REDIS_URL`, `DCC_FARM_REDIS_PASSWORD`, `DCC_FARM_PREFIX`, `DCC_MCP_AUDIT_LOG`,
- * `DCC_MCP_AUDIT_SCRIPT`, `DCC_MCP_AUDIT_MAX_BYTES`, `DCC_MCP_AUDIT_MAX_FILES`) and then to the
- * defaults.
+ * `DCC_MCP_AUDIT_SCRIPT`, `DCC_MCP_AUDIT_MAX_BYTES`, `DCC_MCP_AUDIT_MAX_FILES`, the session
+ * bounds' `DCC_MCP_MAX_SESSIONS`, `DCC_MCP_MAX_SESSIONS_PER_CLIENT`, `DCC_MCP_SESSION_IDLE`,
+ * `DCC_MCP_SESSION_EVICT_IDLE`) and then to the defaults.
  * @throws {CliUsageError} for unknown flags, a bad port, an unknown or repeated DCC name, a
- *   bad tokens file, a bad farm URL (one with a password among them), or bad audit settings.
+ *   bad tokens file, a bad farm URL (one with a password among them), or bad audit or session
+ *   settings.
  */
 export function parseCliArguments(
   argv: readonly string[],
@@ -135,6 +148,10 @@ export function parseCliArguments(
         maya: { type: "string" },
         "maya-attach": { type: "string" },
         "blender-attach": { type: "string" },
+        "max-sessions": { type: "string" },
+        "max-sessions-per-client": { type: "string" },
+        "session-idle": { type: "string" },
+        "session-evict-idle": { type: "string" },
         help: { type: "boolean", short: "h" },
         check: { type: "boolean" },
       },
@@ -237,7 +254,23 @@ export function parseCliArguments(
     if (error instanceof AuditArgumentError) throw new CliUsageError(error.message);
     throw error;
   }
+  let sessions: SessionBounds;
+  try {
+    sessions = sessionArguments(
+      {
+        maxSessions: values["max-sessions"] as string | undefined,
+        maxSessionsPerClient: values["max-sessions-per-client"] as string | undefined,
+        sessionIdle: values["session-idle"] as string | undefined,
+        sessionEvictIdle: values["session-evict-idle"] as string | undefined,
+      },
+      env,
+    );
+  } catch (error) {
+    if (error instanceof SessionArgumentError) throw new CliUsageError(error.message);
+    throw error;
+  }
   return {
+    ...(Object.keys(sessions).length === 0 ? {} : { sessions }),
     ...(tokens === undefined ? {} : { tokens }),
     ...(tokensPath === undefined ? {} : { tokensFile: resolve(cwd, tokensPath) }),
     ...(audit === undefined ? {} : { audit }),

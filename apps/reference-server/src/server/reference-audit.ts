@@ -5,11 +5,14 @@ import { createAuditLog } from "@dcc/mcp-bridge/audit";
 
 /** The audit log of {@link ReferenceServerOptions.audit}. */
 export interface ReferenceAuditOptions {
-  /** The log file (rotated as `<name>.1.<ext>`, `<name>.2.<ext>`, … unless `maxBytes` is 0). */
+  /**
+   * The log file, always the live one; rotated files go beside it as `<name>.1.<ext>` (the
+   * newest), `<name>.2.<ext>`, … unless `maxBytes` is 0.
+   */
   file: string;
   /** Record each script's text beside its hash. Default true. */
   script?: boolean;
-  /** Rotation size in bytes; 0 writes `file` itself, unrotated. Default 100 MiB. */
+  /** Rotation size in bytes; 0 never rotates `file`. Default 100 MiB. */
   maxBytes?: number;
   /** Files kept, the current one included. Default 10. */
   maxFiles?: number;

@@ -3,6 +3,7 @@ import { type BlenderWindow, findBlenderConnection } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
 import type { FarmJobQueue, FarmRedisOptions } from "@dcc/farm";
 import {
+  type CreateDccServerOptions,
   createDccServer,
   type DccAdapterRegistration,
   type DccServer,
@@ -14,8 +15,17 @@ import { selectAdapters } from "../adapters/select-adapters.ts";
 import { farmCatalogOnlyReason, serveFarm } from "./farm-front-end.ts";
 import { type ReferenceAuditOptions, withAuditLog } from "./reference-audit.ts";
 
-/** Options for {@link createReferenceServer}. */
-export interface ReferenceServerOptions {
+/** The HTTP endpoint's session and body bounds, passed on to `createDccServer`. */
+type HttpBounds = Pick<
+  CreateDccServerOptions,
+  "maxBodyBytes" | "sessionIdleMs" | "sessionEvictIdleMs" | "maxSessions" | "maxSessionsPerClient"
+>;
+
+/**
+ * Options for {@link createReferenceServer}; also the HTTP endpoint's bounds (`maxSessions`,
+ * `sessionEvictIdleMs`, …, see `@dcc/mcp-bridge`).
+ */
+export interface ReferenceServerOptions extends HttpBounds {
   /** `"http"` (Streamable HTTP, the default) or `"stdio"`. */
   transport?: "http" | "stdio";
   /** HTTP port; 0 picks a free one. Default 8765. */

@@ -19,8 +19,10 @@ export interface FarmJobData {
   sessionId?: string;
   /** The execute tool that submitted the job, for the worker's audit line. */
   tool?: string;
-  /** Who submitted it (a token label or client name), for the worker's audit line. */
-  client?: string;
+  /** The label of the labelled token that submitted it, for the worker's audit line. */
+  tokenLabel?: string;
+  /** The name the submitting client gave itself (a claim), for the worker's audit line. */
+  clientName?: string;
   /** The W3C trace context (`traceparent`, `tracestate`) of the submission, when traced. */
   trace?: Record<string, string>;
 }

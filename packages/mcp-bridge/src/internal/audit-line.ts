@@ -3,8 +3,12 @@
 // parameters whose names look secret are masked; the script's environment is never recorded.
 import type { DccToolCallEvent } from "../dcc-tool-call-event.ts";
 
-/** The schema version of {@link AuditLine}; raised when a field changes meaning or type. */
-export const auditLineVersion = 1;
+/**
+ * The schema version of {@link AuditLine}; raised when a field changes meaning or type (2:
+ * `client` is only ever a labelled token's label; the name a client gives itself is
+ * `client_claimed`).
+ */
+export const auditLineVersion = 2;
 
 /** One JSON line of the audit log; the README documents every field. */
 export interface AuditLine {
@@ -12,7 +16,10 @@ export interface AuditLine {
   time: string;
   event: "call" | "job";
   session: string;
+  /** The label of the labelled token the call presented (verified), else `-`. */
   client: string;
+  /** The name the client gave itself (`initialize`, or its request envelope): not verified. */
+  client_claimed?: string;
   tool: string;
   dcc: string;
   kind: "search" | "execute";
@@ -52,7 +59,9 @@ export function auditLine(
     time: now.toISOString(),
     event: event.phase ?? "call",
     session: event.sessionId ?? "-",
-    client: event.tokenLabel ?? event.clientName ?? "-",
+    // Only a labelled token says who the client is; the name it gives itself is its claim.
+    client: event.tokenLabel ?? "-",
+    ...(event.clientName === undefined ? {} : { client_claimed: event.clientName }),
     tool: event.tool,
     dcc: event.dccName,
     kind: event.kind,

@@ -14,6 +14,12 @@ export function labelledAuthInfo(label: string): AuthInfo {
   return { token: "", clientId: label, scopes: [], extra: { [labelKey]: label } };
 }
 
+/** The label of the labelled token an HTTP request presented (set on it by the endpoint). */
+export function requestTokenLabel(request: object): string | undefined {
+  const label = (request as { auth?: AuthInfo }).auth?.extra?.[labelKey];
+  return typeof label === "string" ? label : undefined;
+}
+
 /** The label of the bearer token a call used, when it used a labelled one. */
 export function tokenLabelOf(context: Pick<ServerContext, "http">): string | undefined {
   const label = context.http?.authInfo?.extra?.[labelKey];

@@ -26,8 +26,11 @@ export interface ExecuteCallSettings {
   progressIntervalMs: number;
   maxLogNotifications: number;
   maxResultChars: number;
-  /** Who a call comes from, for the submissions of queued jobs (see `JobQueueSubmission.client`). */
-  clientOf?: (extra: ServerContext) => string | undefined;
+  /**
+   * Who a call comes from, for the submissions of queued jobs (`JobQueueSubmission.tokenLabel`,
+   * `clientName`).
+   */
+  identityOf?: (extra: ServerContext) => { tokenLabel?: string; clientName?: string };
   /** Told when an async job this server ran has finished (with its id and run time, in ms). */
   onJobFinished?: (jobId: string, result: BridgeResult, durationMs: number) => void;
 }
@@ -66,7 +69,7 @@ export async function runExecuteCall(
       ...runOptions,
       executeToolName: settings.executeToolName,
       sessionId: extra.sessionId,
-      client: settings.clientOf?.(extra),
+      ...settings.identityOf?.(extra),
     });
   }
 
@@ -115,7 +118,7 @@ export async function runExecuteCall(
                 ...runOptions,
                 executeToolName: settings.executeToolName,
                 sessionId: extra.sessionId,
-                client: settings.clientOf?.(extra),
+                ...settings.identityOf?.(extra),
                 // The server's default applies, as its schema says, and bounds the wait.
                 timeoutSecs: args.timeout_secs ?? executor.limits?.timeoutSecs,
               }),
@@ -163,7 +166,8 @@ interface QueueCallOptions {
   parentJobId?: string;
   executeToolName: string;
   sessionId: string | undefined;
-  client?: string | undefined;
+  tokenLabel?: string | undefined;
+  clientName?: string | undefined;
 }
 
 /** The job a script call becomes on a queue, without its id. */
@@ -183,7 +187,8 @@ function jobSubmission(
     undoLabel: undoLabel(options.executeToolName, args),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     tool: options.executeToolName,
-    ...(options.client === undefined ? {} : { client: options.client }),
+    ...(options.tokenLabel === undefined ? {} : { tokenLabel: options.tokenLabel }),
+    ...(options.clientName === undefined ? {} : { clientName: options.clientName }),
   };
 }
 

@@ -88,3 +88,26 @@ export function checkListener(options: {
   }
   checkAuth(options.auth);
 }
+
+/**
+ * @throws {@link McpBridgeError} `INVALID_CONFIG` when a session setting is not a whole number in
+ *   range: `maxSessions` and `maxSessionsPerClient` at least 1, the times at least 0.
+ */
+export function checkSessionSettings(options: {
+  sessionIdleMs?: number | undefined;
+  sessionEvictIdleMs?: number | undefined;
+  maxSessions?: number | undefined;
+  maxSessionsPerClient?: number | undefined;
+}): void {
+  for (const [name, least] of [
+    ["sessionIdleMs", 0],
+    ["sessionEvictIdleMs", 0],
+    ["maxSessions", 1],
+    ["maxSessionsPerClient", 1],
+  ] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) {
+      throw invalid(`${name} must be a whole number, at least ${least}: ${String(value)}`);
+    }
+  }
+}

@@ -2,7 +2,6 @@
 // rebinding, bearer tokens (one, or several with labels) compared in constant time, and a bounded body read.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendError } from "./send-error.ts";
 
 const loopbackNames = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -90,7 +89,8 @@ export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: boole
 
 /**
  * Reads a request body up to `maxBytes`; stops reading as soon as the limit is passed (the rest
- * is left unread: the caller answers and closes the connection, see {@link refuseTooLarge}).
+ * is left unread: the caller answers, drains a bounded amount and closes the connection, see
+ * {@link refuseTooLarge}).
  */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   const declared = Number(request.headers["content-length"]);
@@ -123,22 +123,70 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bo
   });
 }
 
+/** How much of a refused body is read and thrown away before its connection is closed. */
+export interface DrainBounds {
+  /** Most bytes discarded. Default 16 MiB. */
+  bytes: number;
+  /** Longest wait for the next chunk, in ms. Default 2000. */
+  idleMs: number;
+  /** Longest drain in all, in ms. Default 10 000. */
+  totalMs: number;
+}
+
+const defaultDrain: DrainBounds = { bytes: 16 * 1024 * 1024, idleMs: 2000, totalMs: 10_000 };
+
 /**
- * Answers a body over the limit with 413 and closes the connection once the answer is out,
- * without reading the rest: a client sending an endless chunked body is not read to its end.
+ * Answers a body over the limit with 413 and `Connection: close`, and reads and discards the rest
+ * of the body, within `drain`, before ending the answer (which closes the connection). Closing a
+ * socket with unread data resets it, and the reset can reach the client before it has read the
+ * answer (it then sees "fetch failed", not the 413): so the answer's head and body go out at once
+ * and the connection closes only once the body was read to its end, or, for an endless or huge
+ * body, once the bounds are reached (as nginx's lingering close does).
  */
 export function refuseTooLarge(
   request: IncomingMessage,
   response: ServerResponse,
   maxBytes: number,
+  drain: DrainBounds = defaultDrain,
 ): void {
-  request.pause();
-  response.setHeader("Connection", "close");
-  response.once("finish", () => request.socket.destroy());
-  sendError(
-    response,
-    413,
-    -32000,
-    `Payload Too Large: request body must not exceed ${maxBytes} bytes`,
-  );
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    error: {
+      code: -32000,
+      message: `Payload Too Large: request body must not exceed ${maxBytes} bytes`,
+    },
+    id: null,
+  });
+  response.writeHead(413, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
+  });
+  if (request.complete) {
+    response.end(body);
+    return;
+  }
+  // The whole answer now; ending it (which closes the connection) waits for the drain.
+  response.write(body);
+  let discarded = 0;
+  const close = (): void => {
+    clearTimeout(idle);
+    clearTimeout(total);
+    request.off("data", onData);
+    request.off("end", close);
+    request.off("close", close);
+    response.end();
+  };
+  let idle = setTimeout(close, drain.idleMs);
+  const total = setTimeout(close, drain.totalMs);
+  const onData = (chunk: Buffer): void => {
+    discarded += chunk.length;
+    clearTimeout(idle);
+    if (discarded > drain.bytes) close();
+    else idle = setTimeout(close, drain.idleMs);
+  };
+  request.on("data", onData);
+  request.once("end", close);
+  request.once("close", close);
+  request.resume();
 }

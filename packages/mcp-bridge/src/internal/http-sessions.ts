@@ -1,7 +1,9 @@
 // Stateful Streamable HTTP sessions: one McpServer and transport per session id, bounded in count
-// (in all and per client address), dropped when idle. A session with an open response (a running
-// call, an SSE stream) is not idle. When a new session finds no room, the longest-idle session
-// that never made a call makes way, so sessions opened and left unused cannot lock others out.
+// (in all and per client), dropped when idle. A session answering a request (a running call) is
+// busy; one that only holds a GET stream open is not, so a stream alone cannot pin a session.
+// When a new session finds no room, a session that never made a call gives way at once, else the
+// longest-idle session idle for at least the eviction minimum, whatever it did before: sessions
+// opened and left, or used once and left, cannot lock others out.
 
 import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { McpServer } from "@modelcontextprotocol/server";
@@ -11,16 +13,46 @@ import type { EarlyCancels } from "./early-cancels.ts";
 /** One live session. */
 export interface HttpSession {
   id: string;
-  /** The client's address (the socket's remote address). */
-  address: string;
+  /**
+   * Whom the per-client limit counts the session against (see {@link sessionClient}); undefined
+   * for a client with no share of its own.
+   */
+  client: string | undefined;
   /** Requests it sent after `initialize` (tool calls, lists, pings). */
   calls: number;
   server: McpServer;
   transport: NodeStreamableHTTPServerTransport;
+  /** When a request last arrived or was answered, or a stream opened or closed (ms since epoch). */
   lastActivity: number;
-  openResponses: number;
+  /** Requests being answered (POST, DELETE): a session with one is busy. */
+  openRequests: number;
+  /** GET streams open (notifications outside any request). */
+  openStreams: number;
   earlyCancels: EarlyCancels;
   cancelledStreams: CancelledStreams;
+}
+
+/** How full the table may get, and when a session may give way to a new one. */
+export interface SessionLimits {
+  maxSessions: number;
+  /** Most sessions of one client (sessions whose `client` is undefined have no such limit). */
+  maxPerClient: number;
+  /** How long a session that made calls must have been idle to give way, in ms. */
+  evictIdleMs: number;
+}
+
+/**
+ * The key of the per-client limit: the label of the token a request presented, else the remote
+ * address, except loopback, which every local client shares (undefined: no share of its own).
+ */
+export function sessionClient(
+  tokenLabel: string | undefined,
+  address: string,
+  isLoopback: (address: string) => boolean,
+): string | undefined {
+  if (tokenLabel !== undefined) return `token ${tokenLabel}`;
+  if (address === "" || isLoopback(address.replace(/^::ffff:/, ""))) return undefined;
+  return `address ${address}`;
 }
 
 /** The session table with idle expiry. */
@@ -54,42 +86,66 @@ export class HttpSessionTable {
   }
 
   /**
-   * Makes room for one more session from `address`, closing the longest-idle session that never
-   * made a call (first among `address`'s own when it holds `maxPerClient`, then among all when
-   * there are `maxSessions`). Returns which limit still leaves no room, or undefined.
+   * Makes room for one more session of `client`, closing one session that may give way (first
+   * among `client`'s own when it holds `maxPerClient`, then among all when there are
+   * `maxSessions`). Returns which limit still leaves no room, or undefined.
    */
   makeRoom(
-    address: string,
-    limits: { maxSessions: number; maxPerClient: number },
+    client: string | undefined,
+    limits: SessionLimits,
+    now: number = Date.now(),
   ): "client" | "total" | undefined {
-    const own = [...this.#sessions.values()].filter((session) => session.address === address);
-    if (own.length >= limits.maxPerClient && !this.#evictUnused(own)) return "client";
-    if (this.#sessions.size >= limits.maxSessions && !this.#evictUnused(this.#sessions.values()))
+    if (client !== undefined) {
+      const own = [...this.#sessions.values()].filter((session) => session.client === client);
+      if (own.length >= limits.maxPerClient && !this.#evictOne(own, limits.evictIdleMs, now))
+        return "client";
+    }
+    if (
+      this.#sessions.size >= limits.maxSessions &&
+      !this.#evictOne(this.#sessions.values(), limits.evictIdleMs, now)
+    )
       return "total";
     return undefined;
   }
 
-  /** Closes the longest-idle session of `candidates` that never made a call; false if none. */
-  #evictUnused(candidates: Iterable<HttpSession>): boolean {
-    let oldest: HttpSession | undefined;
+  /**
+   * Closes the session of `candidates` that gives way: the longest-idle one that never made a
+   * call, else the longest-idle one idle for `evictIdleMs` or more; never one answering a
+   * request. False if none may go.
+   */
+  #evictOne(candidates: Iterable<HttpSession>, evictIdleMs: number, now: number): boolean {
+    let unused: HttpSession | undefined;
+    let idle: HttpSession | undefined;
     for (const session of candidates) {
-      if (session.calls > 0) continue;
-      if (oldest === undefined || session.lastActivity < oldest.lastActivity) oldest = session;
+      if (session.openRequests > 0) continue;
+      if (session.calls === 0) {
+        if (unused === undefined || session.lastActivity < unused.lastActivity) unused = session;
+      } else if (now - session.lastActivity >= evictIdleMs) {
+        if (idle === undefined || session.lastActivity < idle.lastActivity) idle = session;
+      }
     }
-    if (oldest === undefined) return false;
-    void this.drop(oldest.id);
+    const leaving = unused ?? idle;
+    if (leaving === undefined) return false;
+    void this.drop(leaving.id);
     return true;
   }
 
-  /** Counts an open response against the session until `response` closes. */
+  /**
+   * Counts `response` against the session until it closes: as a request being answered, or for
+   * a GET, as a stream (which does not make the session busy).
+   */
   track(
     session: HttpSession,
+    method: string,
     response: { once(event: "close", listener: () => void): unknown },
   ): void {
-    session.openResponses += 1;
+    const stream = method === "GET";
+    if (stream) session.openStreams += 1;
+    else session.openRequests += 1;
     session.lastActivity = Date.now();
     response.once("close", () => {
-      session.openResponses -= 1;
+      if (stream) session.openStreams -= 1;
+      else session.openRequests -= 1;
       session.lastActivity = Date.now();
     });
   }
@@ -101,11 +157,19 @@ export class HttpSessionTable {
     this.#sweeper.unref();
   }
 
-  /** Drops sessions idle for longer than the idle limit; returns how many went. */
+  /**
+   * Drops sessions with nothing open that were idle for longer than the idle limit; returns how
+   * many went. A session holding a GET stream stays (its client is still there) until the table
+   * needs its place.
+   */
   sweep(now: number = Date.now()): number {
     let dropped = 0;
     for (const session of [...this.#sessions.values()]) {
-      if (session.openResponses === 0 && now - session.lastActivity > this.#idleMs) {
+      if (
+        session.openRequests === 0 &&
+        session.openStreams === 0 &&
+        now - session.lastActivity > this.#idleMs
+      ) {
         dropped += 1;
         void this.drop(session.id);
       }

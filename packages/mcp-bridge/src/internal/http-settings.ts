@@ -9,6 +9,7 @@ type HttpSettings = Pick<
   | "allowedOrigins"
   | "maxBodyBytes"
   | "sessionIdleMs"
+  | "sessionEvictIdleMs"
   | "maxSessions"
   | "maxSessionsPerClient"
   | "shutdownGraceMs"
@@ -20,6 +21,7 @@ const keys = [
   "allowedOrigins",
   "maxBodyBytes",
   "sessionIdleMs",
+  "sessionEvictIdleMs",
   "maxSessions",
   "maxSessionsPerClient",
   "shutdownGraceMs",

@@ -67,6 +67,9 @@ describe.each(revisions)("dcc_execute with a job queue (%s)", (revision) => {
       expect(queue.submissions).toEqual([
         expect.objectContaining({ jobId, dccName: "maya", code: "return 1;", timeoutSecs: 5 }),
       ]);
+      // Without a labelled token, the client's own name travels as what it is: a claim.
+      expect(queue.submissions[0]?.clientName).toBe("test-client");
+      expect(queue.submissions[0]?.tokenLabel).toBeUndefined();
       // The script ran nowhere in this process.
       expect(harness.test.results).toHaveLength(0);
       expect(await call({ job_id: jobId, job_action: "status" })).toMatchObject({

@@ -6,10 +6,11 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { isInitializeRequest, type McpServer } from "@modelcontextprotocol/server";
+import { requestTokenLabel } from "./call-identity.ts";
 import { CancelledStreams } from "./cancelled-streams.ts";
 import { EarlyCancels } from "./early-cancels.ts";
 import { isLoopbackHost } from "./http-guards.ts";
-import { type HttpSession, HttpSessionTable } from "./http-sessions.ts";
+import { type HttpSession, HttpSessionTable, sessionClient } from "./http-sessions.ts";
 import { sendError } from "./send-error.ts";
 import {
   cancelIfUndelivered,
@@ -23,10 +24,13 @@ export interface LegacySessionsOptions {
   /** A new MCP server for one session. */
   createServer: () => McpServer;
   idleMs: number;
+  /** How long a session that made calls must have been idle to give way to a new one, in ms. */
+  evictIdleMs: number;
   maxSessions: number;
   /**
-   * Most sessions one client address may hold; undefined for the default: half of `maxSessions`
-   * for a remote address, and no separate limit for loopback, which all local clients share.
+   * Most sessions one client may hold: a labelled token, else a remote address (loopback
+   * clients without a labelled token share one address, so they have no such limit); undefined
+   * for half of `maxSessions`.
    */
   maxSessionsPerClient: number | undefined;
   /** True once the endpoint is shutting down (checked again after a body was read). */
@@ -61,7 +65,7 @@ export class LegacySessions {
     if (sessionId !== undefined) {
       const session = this.#sessions.get(sessionId);
       if (session === undefined) return sendError(response, 404, -32001, "Session not found");
-      this.#sessions.track(session, response);
+      this.#sessions.track(session, method, response);
       if (method === "POST" && requestIds(body).length > 0) session.calls += 1;
       if (method === "POST") {
         const delivered = deliverable(session, body);
@@ -93,20 +97,18 @@ export class LegacySessions {
       return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
     }
     if (this.#options.closing()) return sendError(response, 503, -32000, "Server is shutting down");
-    const address = request.socket.remoteAddress ?? "";
-    const { maxSessions, maxSessionsPerClient } = this.#options;
-    const maxPerClient =
-      maxSessionsPerClient ??
-      (isLoopbackHost(address.replace(/^::ffff:/, "")) ? maxSessions : Math.ceil(maxSessions / 2));
-    const full = this.#sessions.makeRoom(address, { maxSessions, maxPerClient });
+    const label = requestTokenLabel(request);
+    const client = sessionClient(label, request.socket.remoteAddress ?? "", isLoopbackHost);
+    const { maxSessions, maxSessionsPerClient, evictIdleMs } = this.#options;
+    const maxPerClient = maxSessionsPerClient ?? Math.ceil(maxSessions / 2);
+    const full = this.#sessions.makeRoom(client, { maxSessions, maxPerClient, evictIdleMs });
     if (full !== undefined) {
-      const message =
-        full === "client"
-          ? "Too many sessions from this client address; close one or try again later"
-          : "Too many sessions; close one or try again later";
+      const whose = label === undefined ? "this client address" : `the token ${label}`;
+      const limit = full === "client" ? maxPerClient : maxSessions;
+      const message = `Too many sessions for ${full === "client" ? whose : "this server"} (${limit}), none idle for ${evictIdleMs / 1000} s; close one or try again later`;
       return sendError(response, 503, -32000, message);
     }
-    await this.#startSession(request, response, body, address);
+    await this.#startSession(request, response, body, client);
   }
 
   /**
@@ -129,7 +131,7 @@ export class LegacySessions {
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
-    address: string,
+    client: string | undefined,
   ): Promise<void> {
     if (!this.#sweeping) {
       // Started with the first session, so an endpoint that never serves holds no timer.
@@ -143,17 +145,18 @@ export class LegacySessions {
       onsessioninitialized: (id) => {
         session = {
           id,
-          address,
+          client,
           calls: 0,
           server,
           transport,
           lastActivity: Date.now(),
-          openResponses: 0,
+          openRequests: 0,
+          openStreams: 0,
           earlyCancels: new EarlyCancels(),
           cancelledStreams: new CancelledStreams(),
         };
         this.#sessions.add(session);
-        this.#sessions.track(session, response);
+        this.#sessions.track(session, "POST", response);
       },
       onsessionclosed: (id) => void this.#sessions.drop(id),
     });

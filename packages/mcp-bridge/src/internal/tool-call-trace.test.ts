@@ -60,7 +60,11 @@ describe.each(revisions)("tool-call spans (%s)", (revision) => {
       "dcc.completion": "complete",
       "dcc.dispatch_calls": 3,
       "dcc.job.id": jobId,
+      // No labelled token: the name the client gave itself is recorded as its claim only.
+      "dcc.client.claimed_name": "test-client",
     });
+    expect(call.attributes["dcc.client.label"]).toBeUndefined();
+    expect(call.attributes["dcc.client.name"]).toBeUndefined();
     // 2026-07-28 has no transport session.
     if (revision === "2025-11-25") {
       expect(call.attributes["mcp.session.id"]).toMatch(/^[0-9a-f-]{36}$/);

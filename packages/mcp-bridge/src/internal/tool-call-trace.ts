@@ -68,8 +68,9 @@ export function startToolCallSpan(
       "dcc.name": dccName,
     };
     if (who.sessionId !== undefined) attributes["mcp.session.id"] = who.sessionId;
+    // The label is verified (a labelled token); the name is only what the client calls itself.
     if (who.tokenLabel !== undefined) attributes["dcc.client.label"] = who.tokenLabel;
-    if (who.clientName !== undefined) attributes["dcc.client.name"] = who.clientName;
+    if (who.clientName !== undefined) attributes["dcc.client.claimed_name"] = who.clientName;
     span.setAttributes(attributes);
   }
   return traced(span, trace.setSpan(parent, span));

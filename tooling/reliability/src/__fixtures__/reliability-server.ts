@@ -5,7 +5,11 @@
 import type { ExecutorLimits } from "@dcc/executor";
 import { createMayaAdapter, type MayaAdapter } from "@dcc/maya";
 import { connectClient, type Revision, type TestClient } from "@dcc/mcp-test-clients";
-import { createReferenceServer, type ReferenceServer } from "@dcc/reference-server";
+import {
+  createReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from "@dcc/reference-server";
 import { type FaultState, faultCommands, newFaultState, releaseHangs } from "./fault-commands.ts";
 
 /**
@@ -39,7 +43,11 @@ export interface ReliabilityServer {
 
 /** Starts the reference server with the fault commands on a free loopback port. */
 export async function startReliabilityServer(
-  options: { limits?: Partial<ExecutorLimits> } = {},
+  options: {
+    limits?: Partial<ExecutorLimits>;
+    /** More settings of the reference server (tokens, an audit log, session bounds). */
+    server?: Omit<ReferenceServerOptions, "port" | "adapters" | "limits">;
+  } = {},
 ): Promise<ReliabilityServer> {
   const maya = createMayaAdapter();
   const faults = newFaultState();
@@ -53,6 +61,7 @@ export async function startReliabilityServer(
       },
     ],
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...options.server,
   });
   const clients: TestClient[] = [];
   return {
