@@ -153,7 +153,7 @@ _collections: list = []
 def _data_collections():
     if not _collections:
         for prop in bpy.data.bl_rna.properties:
-            if prop.type == "COLLECTION" and prop.identifier not in ("window_managers",):
+            if prop.type == "COLLECTION" and prop.identifier not in ("window_managers", "all_ids"):
                 _collections.append(prop.identifier)
     return _collections
 
