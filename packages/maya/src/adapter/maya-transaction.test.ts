@@ -152,7 +152,7 @@ describe("a script owns its part of the simulated Maya's undo queue", { timeout:
   it("refuses to let a script close its own chunk, so a rollback takes back all it made", async () => {
     const adapter = start();
     const escaped = await script(
-      'dispatch("polySphere", {}); try { dispatch("undoInfo", { closeChunk: true }); } catch (e) { if (e.code !== "INVALID_STATE") return e.code; } throw new Error("late")',
+      'dispatch("polySphere", {}); try { dispatch("undoInfo", { closeChunk: true }); } catch (e) { if (e.code !== "INVALID_STATE") return e.code; } dispatch("polyCube", {}); throw new Error("late")',
     );
     expect(escaped).toMatchObject({ success: false, rollback: { rolledBack: true } });
     expect(transforms(adapter)).toEqual([]);
