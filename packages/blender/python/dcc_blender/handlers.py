@@ -1,6 +1,6 @@
 """The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset``, the data commands (declared
-in ``commands.json``, which the adapter reads too), and ``bench.echo`` and ``bench.stamps`` (for
-the link benchmark)."""
+in ``commands.json``, which the adapter reads too), ``bench.echo`` and ``bench.stamps`` (for the
+link benchmark) and ``bench.undo`` (the undo bookkeeping's cost)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import capture, data_api, echo, operators, render, stamps, transaction
+from . import capture, data_api, echo, operators, render, stamps, transaction, undo_bench
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -95,6 +95,7 @@ HANDLERS = {
     "blender.txn.end": transaction.end,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
+    "bench.undo": undo_bench.bench_undo,
 }
 
 

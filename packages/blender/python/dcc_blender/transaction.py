@@ -42,7 +42,7 @@ _clean = False
 
 # Commands that never change the scene.
 READS = frozenset(
-    {"ping", "data.get", "data.list", "data.describe", "viewport.screenshot", "bench.echo", "bench.stamps"}
+    {"ping", "data.get", "data.list", "data.describe", "viewport.screenshot", "bench.echo", "bench.stamps", "bench.undo"}
 )
 # Operators that write files and leave the scene alone (a save's file path is not undoable).
 _WRITES_ONLY = re.compile(r"^(export_[a-z_]+\.[a-z_]+|wm\.[a-z_]+_export|render\.render|wm\.save_(as_)?mainfile)$")
