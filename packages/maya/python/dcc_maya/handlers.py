@@ -35,18 +35,27 @@ def build_dispatcher(cmds, policy: Policy, *, loop: str) -> Dispatcher:
     """Handlers over ``cmds`` (``maya.cmds``) for a loop style (``blocking`` or ``pump``).
 
     The script's transaction owns the undo queue between ``maya.undo.open`` and
-    ``maya.undo.close``: before its first change a script may ``undo`` and ``redo`` freely (its
-    empty chunk is closed around each), afterwards both are refused, as is an ``undoInfo``
-    ``closeChunk`` that would close the script's own chunk; a rollback undoes the chunk and walks
-    back the script's undos and redos, and says ``rolledBack`` only when the queue is back."""
+    ``maya.undo.close``. Its chunk opens just before the script's first command that may change the
+    scene (so a script that only reads or walks the queue never opens one, and no empty chunk ever
+    reaches Maya's queue). Before its first change a script may ``undo`` and ``redo`` freely;
+    afterwards both are refused, as is an ``undoInfo`` ``closeChunk`` that would close the
+    script's own chunk; a rollback undoes the chunk and walks back the script's undos and redos,
+    and says ``rolledBack`` only when the queue is back."""
     dispatcher = Dispatcher()
-    chunk = {"name": None, "walked": 0, "nested": 0, "dirty": False, "start": None}
+    chunk = {"name": None, "opened": False, "walked": 0, "nested": 0, "dirty": False, "start": None}
 
     def queue():
         return (cmds.undoInfo(query=True, undoName=True), cmds.undoInfo(query=True, redoName=True))
 
     def ping(params, call):
         return {"maya": cmds.about(version=True), "dataDir": policy.data_dir, "loop": loop}
+
+    def close_chunks():
+        if chunk["opened"]:
+            for _ in range(chunk["nested"] + 1):
+                cmds.undoInfo(closeChunk=True)
+        chunk["opened"] = False
+        chunk["nested"] = 0
 
     def walk(command):
         if chunk["dirty"]:
@@ -55,14 +64,9 @@ def build_dispatcher(cmds, policy: Policy, *, loop: str) -> Dispatcher:
                 f"{command}: this script has changed the scene, and its changes become one undo step only when it "
                 f"ends; {command} in a script before it changes anything (an undo script), not after",
             )
-        for _ in range(chunk["nested"] + 1):
-            cmds.undoInfo(closeChunk=True)
+        close_chunks()  # opened by a change Maya refused: holds nothing
         before = queue()
-        try:
-            answer = getattr(cmds, command)()
-        finally:
-            for _ in range(chunk["nested"] + 1):
-                cmds.undoInfo(openChunk=True, chunkName=chunk["name"])
+        answer = getattr(cmds, command)()
         if answer is not None or queue() != before:
             chunk["walked"] += 1 if command == "undo" else -1
         return to_plain(answer)
@@ -82,15 +86,19 @@ def build_dispatcher(cmds, policy: Policy, *, loop: str) -> Dispatcher:
                         "the script ends); close only the chunks the script opened",
                     )
                 chunk["nested"] -= 1
-            if _flag(flags, "openChunk", "ock") is True:
-                chunk["nested"] += 1
+        changing = changes_scene(command, flags)
+        if changing and not chunk["opened"]:
+            cmds.undoInfo(openChunk=True, chunkName=chunk["name"])
+            chunk["opened"] = True
+        if command == "undoInfo" and isinstance(flags, dict) and _flag(flags, "openChunk", "ock") is True:
+            chunk["nested"] += 1
         try:
             result = run_command(cmds, policy, params)
         except HandlerError as error:
-            if error.code not in _NOT_RUN and changes_scene(command, flags):
+            if error.code not in _NOT_RUN and changing:
                 chunk["dirty"] = True
             raise
-        if changes_scene(command, flags):
+        if changing:
             chunk["dirty"] = True
         return result
 
@@ -98,12 +106,8 @@ def build_dispatcher(cmds, policy: Policy, *, loop: str) -> Dispatcher:
         name = params.get("label", "dcc_execute")
         if not isinstance(name, str) or not name:
             raise HandlerError("INVALID_ARGS", "the chunk label must be a non-empty string")
-        if chunk["name"] is not None:
-            for _ in range(chunk["nested"] + 1):
-                cmds.undoInfo(closeChunk=True)
-        chunk.update(start=queue(), walked=0, nested=0, dirty=False)
-        cmds.undoInfo(openChunk=True, chunkName=name)
-        chunk["name"] = name
+        close_chunks()
+        chunk.update(name=name, start=queue(), walked=0, dirty=False)
         return {"open": name}
 
     def unchanged():
@@ -122,8 +126,7 @@ def build_dispatcher(cmds, policy: Policy, *, loop: str) -> Dispatcher:
             return {"rolledBack": False, "reason": "failed", "detail": "no undo chunk was open"}
         # Always closed, whatever happened in between: an open chunk would swallow the
         # user's next actions into one undo step.
-        for _ in range(chunk["nested"] + 1):
-            cmds.undoInfo(closeChunk=True)
+        close_chunks()
         step = chunk["dirty"] and cmds.undoInfo(query=True, undoName=True) == name
         if params.get("rollback") is not True:
             return {"rolledBack": False, "undoStep": name} if step else unchanged()
