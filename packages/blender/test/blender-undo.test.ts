@@ -53,6 +53,19 @@ describeWithBlender("a script's undo history on a real Blender", { timeout: 300_
     );
     expect(escaped).toMatchObject({ success: false, rollback: { rolledBack: true } });
     expect(await names()).toEqual(before);
+    // More pushes than Blender keeps would drop the step the script began at: refused first.
+    const flood = await session.run(`
+      dispatch("mesh.primitive_cube_add", { location: [0, 0, 4] });
+      let pushed = 0;
+      try { for (; pushed < 40; pushed++) dispatch("ed.undo_push", { message: "x" + pushed }); }
+      catch (e) { if (e.code !== "INVALID_STATE") throw e; }
+      throw new Error("late after " + pushed);`);
+    expect(flood).toMatchObject({
+      success: false,
+      error: expect.stringContaining("late after 30"),
+      rollback: { rolledBack: true },
+    });
+    expect(await names()).toEqual(before);
   });
 
   it("makes no undo step for a script that only reads or captures", async () => {

@@ -39,6 +39,8 @@ _open: Optional[Dict[str, Any]] = None
 # True while the active undo step holds the scene as it is: the next begin pushes nothing, so an
 # ed.undo in the next script undoes the last script.
 _clean = False
+# Steps pushed by scripts that were rolled back: left as redo steps, but no one's work to keep.
+_dropped: set = set()
 
 # Commands that never change the scene.
 READS = frozenset(
@@ -201,11 +203,21 @@ def _history_move(state: Dict[str, Any], operator: str, args: Dict[str, Any]) ->
 
 
 def _check_push(state: Dict[str, Any]) -> None:
+    # Blender keeps so many steps (Preferences > Editing > Undo Steps): past that, it would drop
+    # the step the script began at, and the script could no longer be rolled back.
+    kept = getattr(getattr(bpy.context.preferences, "edit", None), "undo_steps", 32)
+    if len(state["own"]) >= max(1, kept - 2):
+        _refuse(
+            f"ed.undo_push: this script already pushed {len(state['own'])} undo steps of its own; Blender keeps "
+            f"{kept}, and one more could drop the step the script began at, so it could not be rolled back"
+        )
     steps = undo_stack.read()
     current = undo_stack.active(steps)
     if current is None:
         return
-    later = [step for step in steps if step.index > current.index and step.key not in state["own"]]
+    later = [
+        step for step in steps if step.index > current.index and step.key not in state["own"] and step.key not in _dropped
+    ]
     if later:
         shown = ", ".join(repr(step.name) for step in later[:3]) + (" …" if len(later) > 3 else "")
         _refuse(
@@ -225,6 +237,9 @@ def _reload(steps: List[undo_stack.Step], step: undo_stack.Step) -> None:
         bpy.ops.ed.undo_history(item=step.index)
     else:
         undo_stack.push("changes dropped")
+        key = _active_key()
+        if key is not None:
+            _dropped.add(key)  # a redo step of nobody's work
         bpy.ops.ed.undo()
 
 
@@ -296,6 +311,9 @@ def _commit(state: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
 
 def _rollback(state: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
     global _clean
+    if len(_dropped) > 256:
+        _dropped.clear()  # long gone from Blender's stack
+    _dropped.update(state["own"])
     steps = undo_stack.read()
     current = undo_stack.active(steps)
     start = undo_stack.find(steps, state["start"]) if state["start"] is not None else None
