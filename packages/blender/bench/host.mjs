@@ -4,7 +4,8 @@
 // beside the same command called over the link directly, both timed by their arrivals in
 // Blender (the sandbox's overhead per dispatch, and this process's CPU per call on each path); and `mesh.primitive_cube_add` beside the no-op
 // round trip; a script of 1 and of 100 operators as a transaction (one undo step) beside the same
-// script on the same adapter without transactions.
+// script on the same adapter without transactions; and the undo bookkeeping's own cost per script
+// and per command on a small and a 10,000-object scene (`bench.undo`).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -229,6 +230,7 @@ export async function runHostBench({ log }) {
         unit: "µs",
       });
       rows.push(...(await transactionRows(adapter)));
+      rows.push(...(await undoBookkeepingRows(adapter)));
       log(`Blender ${JSON.stringify(await adapter.call("ping"))}`);
     } finally {
       await adapter.close();
@@ -236,6 +238,51 @@ export async function runHostBench({ log }) {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+  return rows;
+}
+
+/**
+ * What a script's undo bookkeeping costs inside Blender (`bench.undo`), on the factory scene and
+ * on one of 10,000 more objects, with a full undo stack: the two stack reads per script beside
+ * Blender's own undo push (which every transaction pays once per script), the per-command hooks
+ * beside the `data.set` they wrap, and the names listed twice per script for the change report.
+ */
+async function undoBookkeepingRows(adapter) {
+  const rows = [];
+  const measured = {};
+  for (const objects of [0, 10_000]) {
+    await adapter.call("blender.reset");
+    measured[objects] = await adapter.call("bench.undo", { objects, rounds: 100 });
+  }
+  await adapter.call("blender.reset");
+  const small = measured[0];
+  const large = measured[10_000];
+  for (const figures of [small, large]) {
+    rows.push({
+      metric: `undo-position bookkeeping per script (2 reads of a ${figures.steps}-step undo stack), ${figures.objects} objects, vs Blender's undo push`,
+      ours: 2 * figures.stackReadUs,
+      baseline: figures.undoPushUs,
+      unit: "µs",
+    });
+  }
+  rows.push({
+    metric: `undo bookkeeping per command (hooks around a data.set), ${large.objects} vs ${small.objects} objects`,
+    ours: large.hooksUs,
+    baseline: small.hooksUs,
+    unit: "µs",
+  });
+  rows.push({
+    metric: `data.set itself (Blender side), ${large.objects} vs ${small.objects} objects`,
+    ours: large.dataSetUs,
+    baseline: small.dataSetUs,
+    unit: "µs",
+  });
+  rows.push({
+    metric: `change report per script (names listed at first change and end), ${large.objects} vs ${small.objects} objects`,
+    ours: 2 * large.namesUs,
+    baseline: 2 * small.namesUs,
+    unit: "µs",
+  });
   return rows;
 }
 

@@ -1,54 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { DccHostStatus } from "@dcc/executor";
 import { createAdapterExecutor } from "@dcc/executor";
-import { linkPythonPath } from "@dcc/link";
-import { assertBlender, describeWithBlender, processAlive, waitFor } from "@dcc/test-support";
+import { assertBlender, describeWithBlender, waitFor } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BlenderAdapter, createBlenderAdapter } from "../src/index.ts";
 import { watchMainThread } from "./support/blender-session.ts";
-
-const scriptsDir = fileURLToPath(new URL("../python", import.meta.url));
-
-/**
- * An interactive Blender (its window manager under Xvfb) with the add-on enabled, as a user runs
- * it. Its temporary files (Blender's and xvfb-run's, which a SIGTERM to the group leaves behind)
- * go to `tempDir`, inside the test's folder.
- */
-function startInteractiveBlender(linkDir: string, dataDir: string, tempDir: string): ChildProcess {
-  mkdirSync(tempDir, { recursive: true, mode: 0o700 });
-  return spawn(
-    "xvfb-run",
-    [
-      "-a",
-      "blender",
-      "--factory-startup",
-      "--disable-autoexec",
-      "-noaudio",
-      "--addons",
-      "dcc_blender_link",
-    ],
-    {
-      env: {
-        ...process.env,
-        BLENDER_USER_SCRIPTS: scriptsDir,
-        DCC_LINK_PYTHON_PATH: linkPythonPath(),
-        DCC_BLENDER_LINK_DIR: linkDir,
-        DCC_BLENDER_DATA_DIR: dataDir,
-        TMPDIR: tempDir,
-      },
-      stdio: "ignore",
-      detached: true,
-    },
-  );
-}
-
-function stopGroup(child: ChildProcess | undefined): void {
-  if (child?.pid !== undefined && processAlive(child.pid)) process.kill(-child.pid, "SIGTERM");
-}
+import { startInteractiveBlender, stopGroup } from "./support/interactive-blender.ts";
 
 describeWithBlender("attaching to an interactive Blender running the add-on (under Xvfb)", () => {
   let folder: string;

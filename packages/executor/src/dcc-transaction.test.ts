@@ -113,6 +113,40 @@ describe("scripts are transactions", { timeout: 60_000 }, () => {
     expect(adapter.events).toEqual(["begin dcc_execute: two items", "add a", "add b", "commit"]);
   });
 
+  it("takes the result's changes from the adapter's net report over the commands' own reports", async () => {
+    const commit = { rolledBack: false, undoStep: "net" };
+    const reportingAdapter = (changes: unknown): DccAdapter => ({
+      dccName: "list",
+      commands: () => [
+        // A command that reports what it made, under the name it had then.
+        { name: "make", handler: () => ({ created: ['objects["Cube.001"]'], removed: [] }) },
+      ],
+      catalog: () => new DccApiCatalog("list", { catalogText: "make - Make an item" }),
+      beginTransaction: async () => ({
+        commit: async () => ({ ...commit, ...(changes === undefined ? {} : { changes }) }),
+        rollback: async () => ({ rolledBack: true }),
+      }),
+    });
+    executor = createAdapterExecutor(
+      reportingAdapter({
+        created: [{ type: "Object", name: "Box", path: 'objects["Box"]' }],
+        removed: [],
+      }),
+    );
+    const renamed = await executor.execute('dispatch("make"); return 1');
+    expect(renamed.stats.changes).toEqual({ created: ['objects["Box"]'], removed: [] });
+    await executor.close();
+    // Made and removed again within the script: the net report says nothing changed.
+    executor = createAdapterExecutor(reportingAdapter({ created: [], removed: [] }));
+    const none = await executor.execute('dispatch("make"); return 1');
+    expect(none.stats.changes).toBeUndefined();
+    await executor.close();
+    // Without a net report, the commands' own reports are summed.
+    executor = createAdapterExecutor(reportingAdapter(undefined));
+    const summed = await executor.execute('dispatch("make"); return 1');
+    expect(summed.stats.changes).toEqual({ created: ['objects["Cube.001"]'], removed: [] });
+  });
+
   it("begins no transaction for a script that sends no host command", async () => {
     const adapter = listAdapter();
     executor = createAdapterExecutor(adapter);

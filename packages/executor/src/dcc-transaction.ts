@@ -22,6 +22,19 @@ export type DccRollbackRefusal =
   | "kept"
   | "failed";
 
+/**
+ * A script's net change report: what exists at its end that did not at its start, and the other
+ * way round. Entries are as commands report them: a path string, or `{ type?, name?, path? }`.
+ */
+export interface DccChangeReport {
+  /** Made by the script and still there at its end, under their final names. */
+  readonly created: readonly unknown[];
+  /** There at the script's start and gone at its end, by whatever route. */
+  readonly removed: readonly unknown[];
+  /** How many entries of each list were left out. */
+  readonly more?: { readonly created?: number; readonly removed?: number };
+}
+
 /** What a {@link DccTransaction} did when it ended. */
 export interface DccTransactionReport {
   /**
@@ -44,6 +57,13 @@ export interface DccTransactionReport {
    * files alone, so these stay written after a rollback too.
    */
   readonly filesWritten?: readonly string[];
+  /**
+   * The script's net changes, when the adapter tracks them across the whole script (each
+   * data-block once, under its final name, removals by any route). When present, the result's
+   * `stats.changes` is built from it instead of from the commands' own reports; absent when
+   * nothing was created or removed.
+   */
+  readonly changes?: DccChangeReport;
 }
 
 /** What {@link DccAdapter.beginTransaction} receives. */

@@ -28,6 +28,7 @@ export type {
 } from "./dcc-api-executor.ts";
 export { DccApiExecutor } from "./dcc-api-executor.ts";
 export type {
+  DccChangeReport,
   DccRollbackRefusal,
   DccTransaction,
   DccTransactionOptions,

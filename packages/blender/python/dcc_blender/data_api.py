@@ -9,7 +9,7 @@ from typing import Any, List, Optional
 import bpy
 from dcc_link import HandlerError, checkpoint
 
-from . import path_options
+from . import path_options, transaction
 from . import policy as policy_module
 from .paths import PathSyntaxError, Step, format_path, parse_path
 from .rna_walk import (
@@ -188,8 +188,11 @@ def data_set(params: dict, call, policy) -> Any:
         if prop.type == "STRING" and _is_name(rna, prop):
             policy.check_name(label, value)
         _data_rules(policy, target, prop, value, label)
+        renamed = target.name if last.value == "name" and isinstance(target, bpy.types.ID) else None
         _assign(lambda: setattr(target, last.value, value), label)
         stored = getattr(target, last.value)
+        if renamed is not None:
+            transaction.note_rename(renamed, stored)  # the change report names it by its last name
         if prop.type == "POINTER" and value is not None and stored != value:
             # Blender drops some assignments without an error (a parent loop, an object of the
             # wrong kind for a camera or a constraint target); saying nothing would read as done.

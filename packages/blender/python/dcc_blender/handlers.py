@@ -1,6 +1,6 @@
 """The host's dispatcher: ``ping``, ``blender.op``, ``blender.reset``, the data commands (declared
-in ``commands.json``, which the adapter reads too), and ``bench.echo`` and ``bench.stamps`` (for
-the link benchmark)."""
+in ``commands.json``, which the adapter reads too), ``bench.echo`` and ``bench.stamps`` (for the
+link benchmark) and ``bench.undo`` (the undo bookkeeping's cost)."""
 
 from __future__ import annotations
 
@@ -10,26 +10,40 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import bench_scene, capture, data_api, echo, operators, render, stamps, transaction
+from . import bench_scene, capture, data_api, echo, operators, render, stamps, transaction, undo_bench
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
 
-def _guarded(function: Callable, policy: Policy) -> Callable:
+def _guarded(function: Callable, policy: Policy, method: str) -> Callable:
     def handler(params, call):
         if not isinstance(params, dict):
             raise HandlerError("INVALID_ARGS", "params must be an object")
         try:
+            # The script's transaction sees each command: undo commands are checked against the
+            # script's own history, the first change is noted (no work per data-block).
+            answer = transaction.before_command(method, params)
+            if answer is not None:
+                return answer
             result = function(params, call, policy)
-            transaction.note_files(result)
-            return result
         except HandlerError as error:
+            transaction.after_command(method, params, None, error)
             transaction.note_files(error.data)
             raise
         except PolicyRefusal as refusal:
-            raise refusal.handler_error() from None
-        except PathSyntaxError as error:
-            raise HandlerError("INVALID_PATH", error.message, {"position": error.position}) from None
+            error = refusal.handler_error()
+            transaction.after_command(method, params, None, error)
+            raise error from None
+        except PathSyntaxError as syntax:
+            error = HandlerError("INVALID_PATH", syntax.message, {"position": syntax.position})
+            transaction.after_command(method, params, None, error)
+            raise error from None
+        except BaseException:
+            transaction.after_command(method, params, None, HandlerError("FAILED", "failed"))
+            raise
+        transaction.after_command(method, params, result, None)
+        transaction.note_files(result)
+        return result
 
     handler.__name__ = getattr(function, "__name__", "handler")
     return handler
@@ -68,6 +82,10 @@ DATA_HANDLERS = {
     "viewport.screenshot": capture.capture_viewport,
 }
 
+_DATA_NAMES = {function: name for name, function in DATA_HANDLERS.items()}
+# The transaction's own methods: not commands of the script it guards.
+_TRANSACTION = frozenset({"blender.txn.begin", "blender.txn.end"})
+
 # Link methods that are not script commands.
 HANDLERS = {
     "ping": ping,
@@ -79,6 +97,7 @@ HANDLERS = {
     "bench.stamps": stamps.bench_stamps,
     "bench.scene": bench_scene.bench_scene,
     "bench.plain": bench_scene.bench_plain,
+    "bench.undo": undo_bench.bench_undo,
 }
 
 
@@ -93,11 +112,14 @@ def build_dispatcher(policy: Policy, dispatcher: Optional[Dispatcher] = None) ->
     """A dispatcher with every handler bound to ``policy``."""
     dispatcher = dispatcher if dispatcher is not None else Dispatcher()
     for name, function in HANDLERS.items():
-        dispatcher.register(name, _guarded(function, policy))
+        if name in _TRANSACTION:
+            dispatcher.register(name, lambda params, call, function=function: function(params, call, policy))
+        else:
+            dispatcher.register(name, _guarded(function, policy, name))
     register_commands(
         dispatcher,
         load_command_specs(COMMANDS_FILE),
         DATA_HANDLERS,
-        wrap=lambda function: _guarded(function, policy),
+        wrap=lambda function: _guarded(function, policy, _DATA_NAMES[function]),
     )
     return dispatcher

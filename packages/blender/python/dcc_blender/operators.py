@@ -136,9 +136,10 @@ MAX_LISTED = 100
 
 
 def snapshot() -> Dict[str, Any]:
-    """Names of every bpy.data collection (cheap: keys only), and the types of subtyped items."""
+    """Names of every bpy.data collection (Blender lists them in C: no Python work per item),
+    and the types of subtyped items."""
     data = bpy.data
-    names = {name: frozenset(getattr(data, name).keys()) for name in _data_collections()}
+    names = {name: getattr(data, name).keys() for name in _data_collections()}
     types = {
         name: {block.name: block.bl_rna.identifier for block in getattr(data, name)}
         for name in _SUBTYPED
@@ -153,7 +154,7 @@ _collections: list = []
 def _data_collections():
     if not _collections:
         for prop in bpy.data.bl_rna.properties:
-            if prop.type == "COLLECTION" and prop.identifier not in ("window_managers",):
+            if prop.type == "COLLECTION" and prop.identifier not in ("window_managers", "all_ids"):
                 _collections.append(prop.identifier)
     return _collections
 
@@ -164,11 +165,12 @@ def changes(before: Dict[str, Any]) -> Dict[str, Any]:
     created, removed = [], []
     names, types = before["names"], before["types"]
     fixed = {p.identifier: p.fixed_type for p in bpy.data.bl_rna.properties if p.identifier in names}
-    for name, old in names.items():
+    for name, listed in names.items():
         collection = getattr(data, name)
-        new = frozenset(collection.keys())
-        if new == old:
+        now = collection.keys()
+        if now == listed:  # compared in C; only a collection that changed is looked at per item
             continue
+        new, old = frozenset(now), frozenset(listed)
         for item in sorted(new - old):
             block = collection.get(item)
             if block is not None:
@@ -492,7 +494,7 @@ def _check_loaded(policy, operator: str, before: Dict[str, Any]) -> None:
         created = []
         for name, old in before["names"].items():
             collection = getattr(bpy.data, name)
-            created.extend(collection[item] for item in set(collection.keys()) - old)
+            created.extend(collection[item] for item in set(collection.keys()) - set(old))
         bpy.data.batch_remove(created)
         undone = "the data-blocks it added were removed again"
     else:

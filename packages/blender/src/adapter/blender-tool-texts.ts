@@ -27,6 +27,6 @@ export function blenderExecuteDescription(tools: DccToolNames): string {
     `Call commands found with ${tools.search} through dispatch(name, args): operators by bpy.ops id (dispatch("object.select_all", { action: "SELECT" })), data commands by name (dispatch("data.list", { collection: "objects" })).`,
     "An operator returns { result, created, removed, selected, active, mode } (lists past 100 entries are cut; more counts the rest) and reports, Blender's messages.",
     "A failing command throws an error with a code; catch it to go on.",
-    "A failed, cancelled or timed-out script is undone (see rollback) unless keep_partial; a success is one undo step (ed.undo); files written stay.",
+    "A failed, cancelled or timed-out script is undone (see rollback) unless keep_partial; a script that changed the scene is one undo step (a script of ed.undo takes it back; reads and captures add none); files written stay.",
   ].join(" ");
 }

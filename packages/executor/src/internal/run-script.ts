@@ -206,6 +206,9 @@ async function runTraced(
     keep: options.keepPartialChanges === true,
     idle: host.idle(),
   });
+  // The adapter's net report, when it keeps one, replaces the sum of the commands' reports.
+  const net = transaction.netChanges();
+  if (net !== undefined) changes = net.changes;
   if (outcome.status === "ok") {
     const output = JSON.parse(outcome.outputJson) as JsonValue;
     const success: ExecuteSuccess = {

@@ -8,7 +8,8 @@ import type {
   DccTransactionOptions,
   DccTransactionReport,
 } from "../dcc-transaction.ts";
-import type { ExecuteTransactionReport } from "../execute-result.ts";
+import type { ExecuteChanges, ExecuteTransactionReport } from "../execute-result.ts";
+import { ChangeTally } from "./change-tally.ts";
 
 /** Begins a transaction on the host; see `DccAdapter.beginTransaction`. */
 export type BeginTransaction = (options: DccTransactionOptions) => Promise<DccTransaction>;
@@ -58,6 +59,7 @@ export class ScriptTransaction {
   readonly #entry = { shared: false };
   /** True while a stopped script's host command outlived the wait (see `host_busy`). */
   #lingering = false;
+  #changes: ChangeTally | undefined;
 
   constructor(options: ScriptTransactionOptions) {
     this.#options = options;
@@ -100,6 +102,15 @@ export class ScriptTransaction {
         started.then((late) => late.commit()).catch(() => {});
       },
     );
+  }
+
+  /**
+   * The script's net changes from the adapter's end report (see `DccTransactionReport.changes`),
+   * once {@link ScriptTransaction.end} settled: `{ changes }` (undefined inside when the script
+   * made and removed nothing), or undefined when the adapter sent no net report.
+   */
+  netChanges(): { changes: ExecuteChanges | undefined } | undefined {
+    return this.#changes === undefined ? undefined : { changes: this.#changes.toJSON() };
   }
 
   /**
@@ -186,6 +197,11 @@ export class ScriptTransaction {
         this.#options.waitMs,
         new AbortController(),
       );
+      // An adapter that tracks the whole script says what it changed, net, under final names.
+      if (report?.changes !== undefined) {
+        this.#changes = new ChangeTally();
+        this.#changes.add(report.changes);
+      }
       return toJson(report);
     } catch (error) {
       return notRolledBack(

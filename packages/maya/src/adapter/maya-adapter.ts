@@ -1,13 +1,13 @@
 import { checkCancelled, DccMcpCancelledError } from "@dcc/cancel";
 import type { DccApiCatalog } from "@dcc/catalog";
-import type { CommandDefinition, DccAdapter } from "@dcc/executor";
+import type { CommandDefinition, DccAdapter, DccTransactionReport } from "@dcc/executor";
 import { createMayaCatalog } from "../catalog/maya-catalog.ts";
 import { mayaCommands } from "../catalog/maya-commands.ts";
 import { signatureOf } from "../scene/command-spec.ts";
 import { MayaScene } from "../scene/maya-scene.ts";
 import { SceneError, SceneErrorCode } from "../scene/scene-error.ts";
 import { mayaExecuteDescription, mayaInstructions } from "./maya-tool-texts.ts";
-import { beginMayaTransaction } from "./maya-transaction.ts";
+import { beginMayaTransaction, type MayaTransaction } from "./maya-transaction.ts";
 
 /** Options for {@link createMayaAdapter}. */
 export interface MayaAdapterOptions {
@@ -45,6 +45,8 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
     checkpoint,
   });
   const specs = scene.commandSpecs();
+  // The running script's transaction: its undo, redo and undoInfo stay within its own history.
+  let transaction: MayaTransaction | undefined;
   const implemented = specs.map((spec) => spec.name);
   let catalog = options.catalog;
 
@@ -57,7 +59,9 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
         activeSignal = context.signal;
         try {
           checkpoint();
-          return scene.execute(spec.name, args);
+          return transaction === undefined
+            ? scene.execute(spec.name, args)
+            : transaction.execute(spec.name, args);
         } finally {
           activeSignal = undefined;
         }
@@ -80,7 +84,18 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
     dccName: "maya",
     // One scene: a script's undo chunk must hold only its own changes.
     scriptsAtOnce: 1,
-    beginTransaction: async ({ label }) => beginMayaTransaction(scene, label),
+    beginTransaction: async ({ label }) => {
+      const begun = beginMayaTransaction(scene, label);
+      transaction = begun;
+      const ended = (report: DccTransactionReport): DccTransactionReport => {
+        if (transaction === begun) transaction = undefined;
+        return report;
+      };
+      return {
+        commit: () => begun.commit().then(ended),
+        rollback: () => begun.rollback().then(ended),
+      };
+    },
     instructions: (tools) => mayaInstructions(implemented, tools),
     executeDescription: (tools) => mayaExecuteDescription(tools.search),
     scene,

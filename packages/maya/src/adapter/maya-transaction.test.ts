@@ -122,3 +122,81 @@ describe("scripts on the simulated Maya are transactions", { timeout: 60_000 }, 
     });
   });
 });
+
+describe("a script owns its part of the simulated Maya's undo queue", { timeout: 60_000 }, () => {
+  const script = async (code: string) => {
+    const result = await executor?.execute(code);
+    if (result === undefined) throw new Error("no executor");
+    return result;
+  };
+
+  it("rolls back a failing script that undid earlier scripts, and keeps their redo", async () => {
+    const adapter = start();
+    await script('dispatch("polyCube", {}); return 1');
+    await script('dispatch("polySphere", {}); return 1');
+    const failed = await script(
+      'for (let i = 0; i < 6; i++) dispatch("undo"); throw new Error("late")',
+    );
+    expect(failed).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect(transforms(adapter)).toEqual(["pCube1", "pSphere1"]);
+    // An undo script, then a failing one that only walked: the sphere stays redoable.
+    await script('return dispatch("undo")');
+    expect(transforms(adapter)).toEqual(["pCube1"]);
+    const walked = await script('dispatch("undo"); throw new Error("late")');
+    expect(walked).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect(transforms(adapter)).toEqual(["pCube1"]);
+    await script('return dispatch("redo")');
+    expect(transforms(adapter)).toEqual(["pCube1", "pSphere1"]);
+  });
+
+  it("refuses to let a script close its own chunk, so a rollback takes back all it made", async () => {
+    const adapter = start();
+    const escaped = await script(
+      'dispatch("polySphere", {}); try { dispatch("undoInfo", { closeChunk: true }); } catch (e) { if (e.code !== "INVALID_STATE") return e.code; } dispatch("polyCube", {}); throw new Error("late")',
+    );
+    expect(escaped).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect(transforms(adapter)).toEqual([]);
+    // A chunk of its own inside the script's is fine, and still one undo step.
+    const nested = await script(
+      'dispatch("undoInfo", { openChunk: true, chunkName: "inner" }); dispatch("polySphere", {}); dispatch("undoInfo", { closeChunk: true }); dispatch("polyCube", {}); return 1',
+    );
+    expect(nested).toMatchObject({ success: true, transaction: { undoStep: "maya script" } });
+    await script('return dispatch("undo")');
+    expect(transforms(adapter)).toEqual([]);
+  });
+
+  it("makes no undo step for a script that only reads, so the next undo takes back the last change", async () => {
+    const adapter = start();
+    await script('dispatch("polyCone", {}); return 1');
+    const read = await script('return dispatch("ls", { type: "transform" })');
+    expect(read).toMatchObject({ success: true, transaction: { reason: "nothing_to_undo" } });
+    await script('return dispatch("undo")');
+    expect(transforms(adapter)).toEqual([]);
+  });
+
+  it("takes back the last two scripts with two undo scripts, and brings them back with redo", async () => {
+    const adapter = start();
+    await script('dispatch("polyCone", {}); return 1');
+    await script('dispatch("polyTorus", {}); return 1');
+    const first = await script('return dispatch("undo")');
+    expect(first).toMatchObject({ success: true, transaction: { reason: "nothing_to_undo" } });
+    expect(transforms(adapter)).toEqual(["pCone1"]);
+    await script('return dispatch("undo")');
+    expect(transforms(adapter)).toEqual([]);
+    await script('dispatch("redo"); return dispatch("redo")');
+    expect(transforms(adapter)).toEqual(["pCone1", "pTorus1"]);
+  });
+
+  it("refuses an undo once the script has changed the scene", async () => {
+    const adapter = start();
+    await script('dispatch("polyCone", {}); return 1');
+    const result = await script(
+      'dispatch("polyTorus", {}); try { dispatch("undo"); } catch (e) { return [e.code, e.message]; } return "undone"',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: ["INVALID_STATE", expect.stringContaining("has changed the scene")],
+    });
+    expect(transforms(adapter)).toEqual(["pCone1", "pTorus1"]);
+  });
+});

@@ -195,6 +195,11 @@ export class MayaScene {
     return { undo: this.undoStack.at(-1)?.name ?? "", redo: this.redoStack.at(-1)?.name ?? "" };
   }
 
+  /** True while an undo chunk is open and holds a change. */
+  get chunkChanged(): boolean {
+    return this.chunk?.dirty ?? false;
+  }
+
   /** Opens an undo chunk: everything until the matching close undoes as one step. */
   openChunk(name: string): void {
     if (this.chunk) {
