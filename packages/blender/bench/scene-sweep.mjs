@@ -4,7 +4,8 @@
 // same run: `data.set` of a location, `data.get` of one, `data.call` `objects.new` + `objects.link`,
 // one operator (`mesh.primitive_cube_add`), and a one-command script's transaction (begin and
 // commit, and a rollback) beside the same script without one. A command's cost in a script is
-// (a script of `count` of them − an empty script) / `count`, the medians of alternated rounds.
+// (a script of 2 × `count` of them − a script of `count`) / `count`, so what a script pays once
+// (its start, its transaction) is left out; the medians of 3 rounds.
 // 100,000 objects are built only on a Blender with a name map (3.5 and later): Blender 3.4 names
 // each new data-block by a walk of its whole list, so building 100,000 takes many minutes.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -57,20 +58,23 @@ export async function runSceneSweep({ log, remainingMs }) {
         }
         const built = await adapter.call("bench.scene", { objects: size });
         log(`scene of ${built.objects} objects built in bpy in ${built.seconds.toFixed(1)} s`);
-        await timedScript(executor, "return 1;");
         for (const [op, command] of Object.entries(operations)) {
           // An operator costs seconds on a large scene in Blender itself: fewer of them. A round
           // that took long is not repeated, so a slow command cannot eat the bench's budget.
-          const count = op === "cube_add" ? (size >= 10_000 ? 1 : 5) : 20;
+          const count = op === "cube_add" ? (size >= 10_000 ? 1 : 5) : 40;
           const ours = [];
           const base = [];
           for (let round = 0; round < 3; round++) {
-            const body = Array.from({ length: count }, (_, i) => command(round * count + i));
-            const empty = await timedScript(executor, "return 1;");
-            const wall = await timedScript(executor, `${body.join("\n")}\nreturn 1;`);
-            ours.push(Math.max(0, wall - empty) / count);
+            // Scripts of count and of 2 × count commands: their difference is count commands,
+            // without what a script costs once (its start, its transaction's begin and commit).
+            const script = (from, n) =>
+              `${Array.from({ length: n }, (_, i) => command(from + i)).join("\n")}\nreturn 1;`;
+            const first = round * 3 * count;
+            const short = await timedScript(executor, script(first, count));
+            const long = await timedScript(executor, script(first + count, 2 * count));
+            ours.push(Math.max(0, long - short) / count);
             base.push((await adapter.call("bench.plain", { op, count })).ms);
-            if (wall > 5_000 || left() < 30_000) break;
+            if (long > 5_000 || left() < 30_000) break;
           }
           rows.push({
             metric: `${op} at ${size} objects: a script's command vs plain bpy (median per command)`,

@@ -15,10 +15,23 @@ from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
 
+# Commands that run on an unevaluated scene: the writes (each marks the scene for evaluation, and
+# ``data.call`` evaluates first where the function may read evaluated data) and those that do
+# not look at the scene. Every other command (reads, operators, captures) evaluates what the
+# writes before it left, once.
+_UNSETTLED_OK = frozenset(
+    {"data.set", "data.call", "ping", "bench.echo", "bench.stamps"}
+)
+
+
 def _guarded(function: Callable, policy: Policy, method: str) -> Callable:
+    settles = method not in _UNSETTLED_OK
+
     def handler(params, call):
         if not isinstance(params, dict):
             raise HandlerError("INVALID_ARGS", "params must be an object")
+        if settles:
+            data_api.settle()
         try:
             # The script's transaction sees each command: undo commands are checked against the
             # script's own history, the first change is noted (no work per data-block).
