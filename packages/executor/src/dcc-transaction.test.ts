@@ -277,25 +277,27 @@ describe("scripts are transactions", { timeout: 60_000 }, () => {
     expect(adapter.items).toEqual(["b"]);
   });
 
-  it("never rolls back scripts whose transactions shared the scene", async () => {
+  it("runs a second script's changes only after the first's end, so each rolls back its own", async () => {
     const adapter = listAdapter({ scriptsAtOnce: 2 });
     executor = createAdapterExecutor(adapter);
-    // The first script holds its command open until the second has begun its transaction
-    // (its command then waits for the first's: host commands run one at a time).
+    // The first script holds the DCC from its first change to its rollback; the second's first
+    // change waits for that.
     const first = executor.execute('dispatch("hold", "a"); throw new Error("first")');
     await adapter.held;
-    const secondBegan = new Promise<void>((resolve) => {
-      adapter.onBegin = resolve;
-    });
     const second = executor.execute('dispatch("add", "b"); throw new Error("second")');
-    await secondBegan;
     adapter.release?.();
     for (const result of await Promise.all([first, second])) {
-      expect(result).toMatchObject({
-        success: false,
-        rollback: { rolledBack: false, reason: "scene_shared" },
-      });
+      expect(result).toMatchObject({ success: false, rollback: { rolledBack: true } });
     }
-    expect(adapter.items).toEqual(["a", "b"]);
+    expect(adapter.events).toEqual([
+      "begin list script",
+      "hold a",
+      "released a",
+      "rollback",
+      "begin list script",
+      "add b",
+      "rollback",
+    ]);
+    expect(adapter.items).toEqual([]);
   });
 });

@@ -25,10 +25,10 @@ export interface HostCallHandlerOptions {
   /** Holds the images commands return; the script sees references to them. */
   images?: ImageStash | undefined;
   /**
-   * Called before each command reaches the dispatcher; a promise it returns (the script's
-   * transaction beginning) is awaited first.
+   * Called before each command reaches the dispatcher; a promise it returns (the DCC's hold, the
+   * script's transaction beginning) is awaited first, and a rejection is the command's answer.
    */
-  beforeCall?: () => Promise<void> | undefined;
+  beforeCall?: (command: string) => Promise<void> | undefined;
   /** The script's spans: each command runs in its host-call span (or the script's). */
   trace?: ScriptTrace | undefined;
 }
@@ -138,8 +138,8 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       const scriptContext = trace?.context;
       const beginning =
         scriptContext === undefined || beforeCall === undefined
-          ? beforeCall?.()
-          : otelContext.with(scriptContext, beforeCall);
+          ? beforeCall?.(name)
+          : otelContext.with(scriptContext, () => beforeCall(name));
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.
       inFlight++;
