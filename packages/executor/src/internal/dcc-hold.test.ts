@@ -183,6 +183,28 @@ describe("a script holds the DCC only while it must", { timeout: 90_000 }, () =>
     ]);
   });
 
+  it("stops a script that waited for the DCC past its timeout as never having started its change", async () => {
+    const adapter = listAdapter();
+    executor = createAdapterExecutor(adapter);
+    const on = executor;
+    // Two started sandboxes, so the second script is not still waiting for one at its timeout.
+    await Promise.all([on.execute("return 1"), on.execute("return 2")]);
+    const controller = new AbortController();
+    const holder = executor.execute('dispatch("add", "a"); for (;;) {}', {
+      signal: controller.signal,
+    });
+    await until(() => adapter.events.includes("add a"), "the first script changed the scene");
+    const waited = await executor.execute('dispatch("add", "b")', { timeoutSecs: 2 });
+    expect(waited).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+    // Not `unknown`: the waiting command is known never to have reached the DCC.
+    expect(["complete", "not_started"]).toContain(waited.completion);
+    expect(waited).not.toHaveProperty("rollback");
+    controller.abort();
+    expect(await holder).toMatchObject({ rollback: { rolledBack: true } });
+    // The waiting change never ran, and no transaction was begun for it.
+    expect(adapter.events).toEqual(["begin list script", "add a", "rollback", "rolled back"]);
+  });
+
   type Stop = (script: string, on: DccApiExecutor, adapter: ListHost) => Promise<ExecuteResult>;
   const stops: Array<[string, Stop]> = [
     [

@@ -198,9 +198,11 @@ async function runTraced(
   commands = host.commands();
   changes = host.changes();
 
+  // A command still waiting for the DCC never started; one running may have done anything.
   const hostStillRunning =
-    host.inFlight > 0 || (outcome.status === "error" && outcome.hostCallOpen === true);
-  if (hostStillRunning) {
+    host.inFlight - host.waiting > 0 ||
+    (outcome.status === "error" && outcome.hostCallOpen === true);
+  if (host.inFlight > 0 || hostStillRunning) {
     cancel.abortHost(
       new DccMcpCancelledError({
         message:

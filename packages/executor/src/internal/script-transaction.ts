@@ -75,7 +75,11 @@ export class ScriptTransaction {
     if (this.#begun) return undefined;
     const taking = hold.take(this, signal, refusal);
     if (taking === undefined) return this.#begin(command);
-    return taking.then(() => this.#begin(command));
+    return taking.then(() => {
+      // Admitted as the script stopped: nothing to begin (its end releases the hold).
+      if (signal.aborted) throw refusal();
+      return this.#begin(command);
+    });
   }
 
   /**
