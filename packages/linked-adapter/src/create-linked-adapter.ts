@@ -69,7 +69,10 @@ export interface LinkedAdapterOptions
   commands?: ((caller: LinkedCaller) => readonly CommandDefinition[]) | undefined;
   /** What search looks in. Default: a catalog of the specs' records ({@link commandSpecRecord}). */
   catalog?: (() => DccApiCatalog) | undefined;
-  /** Further read-only commands the dispatch lane may run, besides specs marked `lane`. */
+  /**
+   * Further read-only commands the dispatch lane may run, besides specs marked `lane`; their
+   * definitions count as `readOnly` unless they say otherwise.
+   */
   laneCommands?: readonly string[] | undefined;
   /**
    * The DCC-side methods of a script's transaction: with them the adapter has
