@@ -210,9 +210,19 @@ describe("scripts are transactions", { timeout: 60_000 }, () => {
       rollback: { rolledBack: false, reason: "host_busy" },
     });
     expect(adapter.events).toEqual(["begin list script", "hold b"]);
+    // Until the step is closed the script keeps the DCC: another change is refused, catchably.
+    const refused = await executor.execute(
+      'try { dispatch("add", "c"); return "ran"; } catch (e) { return [e.code, e.completion]; }',
+    );
+    expect(refused).toMatchObject({ success: true, output: ["HOST_BUSY", "not_started"] });
     adapter.release?.();
     await new Promise((resolve) => setImmediate(resolve));
     expect(adapter.events.at(-1)).toBe("commit");
+    expect(await executor.execute('dispatch("add", "d"); return 1')).toMatchObject({
+      success: true,
+      transaction: { undoStep: "list script" },
+    });
+    expect(adapter.items).toEqual(["b", "d"]);
   });
 
   it("says an adapter without undo cannot roll back", async () => {

@@ -11,12 +11,17 @@ export type HoldOwner = object;
 interface Waiter {
   readonly owner: HoldOwner;
   admit(): void;
+  refuse(error: Error): void;
+  /** The error a waiting change gets when the holder lingers (see {@link DccHold.linger}). */
+  readonly busy: (() => Error) | undefined;
 }
 
 /** The hold of one DCC (one dispatcher); see the module header. */
 export class DccHold {
   #holder: HoldOwner | undefined;
   #sealed = false;
+  /** Set while the holder stopped under a host command that is still running. */
+  #lingering = false;
   readonly #writers: Waiter[] = [];
   readonly #readers: Waiter[] = [];
   /**
@@ -33,15 +38,22 @@ export class DccHold {
   /**
    * For a command that may change the scene: undefined when `owner` holds the DCC now (taken
    * at once, or already), else a promise that settles once it does. It rejects with
-   * `refusal()` when `signal` aborts first.
+   * `refusal()` when `signal` aborts first, and with `busy()` while (or once) the holder
+   * lingers under a host command nobody waits for.
    */
-  take(owner: HoldOwner, signal: AbortSignal, refusal: () => Error): Promise<void> | undefined {
+  take(
+    owner: HoldOwner,
+    signal: AbortSignal,
+    refusal: () => Error,
+    busy: () => Error,
+  ): Promise<void> | undefined {
     if (this.#holder === owner) return undefined;
     if (this.#holder === undefined) {
       this.#holder = owner;
       return undefined;
     }
-    return this.#wait(this.#writers, owner, signal, refusal);
+    if (this.#lingering) return Promise.reject(busy());
+    return this.#wait(this.#writers, owner, signal, refusal, busy);
   }
 
   /**
@@ -60,7 +72,21 @@ export class DccHold {
     Atomics.store(this.gate, 0, 1);
   }
 
-  /** Lets reads in again while `owner` still holds the DCC (its end is left to a late step). */
+  /**
+   * `owner` stopped under a host command that is still running, and keeps the DCC until it
+   * settles: reads go on (the dispatcher answers them `HOST_BUSY` meanwhile), and changes are
+   * refused at once with their `busy()` rather than left waiting for work nobody waits for.
+   */
+  linger(owner: HoldOwner): void {
+    if (this.#holder !== owner) return;
+    this.#lingering = true;
+    this.unseal(owner);
+    for (const writer of this.#writers.splice(0)) {
+      writer.refuse(writer.busy?.() ?? new Error("the DCC is busy"));
+    }
+  }
+
+  /** Lets reads in again while `owner` still holds the DCC. */
   unseal(owner: HoldOwner): void {
     if (this.#holder !== owner || !this.#sealed) return;
     this.#sealed = false;
@@ -74,6 +100,7 @@ export class DccHold {
     if (waiting !== -1) this.#writers.splice(waiting, 1);
     if (this.#holder !== owner) return;
     this.unseal(owner);
+    this.#lingering = false;
     const next = this.#writers.shift();
     this.#holder = next?.owner;
     next?.admit();
@@ -84,6 +111,7 @@ export class DccHold {
     owner: HoldOwner,
     signal: AbortSignal,
     refusal: () => Error,
+    busy?: () => Error,
   ): Promise<void> {
     if (signal.aborted) return Promise.reject(refusal());
     return new Promise<void>((resolve, reject) => {
@@ -99,6 +127,11 @@ export class DccHold {
           signal.removeEventListener("abort", onAbort);
           resolve();
         },
+        refuse: (error) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+        busy,
       };
       queue.push(waiter);
       signal.addEventListener("abort", onAbort, { once: true });

@@ -73,7 +73,14 @@ export class ScriptTransaction {
       });
     if (this.#options.readsOnly(command)) return hold.pass(this, signal, refusal);
     if (this.#begun) return undefined;
-    const taking = hold.take(this, signal, refusal);
+    const busy = (): CommandError =>
+      new CommandError({
+        command,
+        code: commandErrorCodes.hostBusy,
+        message: `${command} was not started: a host command of a stopped script is still running on ${this.#options.dccName}, and its changes are not closed yet; try again later`,
+        completion: "not_started",
+      });
+    const taking = hold.take(this, signal, refusal, busy);
     if (taking === undefined) return this.#begin(command);
     return taking.then(() => {
       // Admitted as the script stopped: nothing to begin (its end releases the hold).
@@ -168,7 +175,7 @@ export class ScriptTransaction {
       // dispatcher answers them HOST_BUSY while the command holds the host).
       const hold = this.#options.hold;
       this.#lingering = true;
-      hold?.unseal(this);
+      hold?.linger(this);
       script.idle
         .then(() => transaction?.commit())
         .catch(() => {})
