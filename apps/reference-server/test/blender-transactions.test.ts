@@ -102,7 +102,7 @@ describeWithBlender(
       );
       await expect(running).rejects.toThrow();
       expect(reported).toBeGreaterThanOrEqual(5);
-      // Scripts run one at a time on Blender: this save comes after the rollback.
+      // A cancelled script's rollback finishes before the next script reads the scene.
       expect(await savedScene("after-cancel.blend")).toBe(before);
     });
 

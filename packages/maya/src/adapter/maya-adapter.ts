@@ -78,8 +78,6 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
 
   return {
     dccName: "maya",
-    // One scene: a script's undo chunk must hold only its own changes.
-    scriptsAtOnce: 1,
     beginTransaction: async ({ label }) => beginMayaTransaction(scene, label),
     instructions: (tools) => mayaInstructions(implemented, tools),
     executeDescription: (tools) => mayaExecuteDescription(tools.search),
