@@ -148,7 +148,7 @@ export class ScriptTransaction {
       // seal) last until it has settled.
       const ending = this.#ending;
       if (this.#lingering || hold === undefined) {
-        // Released by the late step.
+        // No hold, or the late step (see `host_busy`) releases it.
       } else if (ending === undefined) hold.release(this);
       else void ending.then(() => hold.release(this));
     }
