@@ -7,7 +7,7 @@ import type { TestClient } from "@dcc/mcp-test-clients";
 import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
-import { connectHttp, execute } from "./__fixtures__/mcp-helpers.ts";
+import { connectHttp, execute, until } from "./__fixtures__/mcp-helpers.ts";
 
 const runFile = promisify(execFile);
 
@@ -102,7 +102,7 @@ describeWithBlender(
       );
       await expect(running).rejects.toThrow();
       expect(reported).toBeGreaterThanOrEqual(5);
-      // Scripts run one at a time on Blender: this save comes after the rollback.
+      // A cancelled script's rollback finishes before the next script reads the scene.
       expect(await savedScene("after-cancel.blend")).toBe(before);
     });
 
@@ -115,6 +115,39 @@ describeWithBlender(
       );
       expect(timedOut).toMatchObject({ success: false, errorCode: "TIMEOUT" });
       expect(await savedScene("after-timeout.blend")).toBe(before);
+    });
+
+    it("lets another session compute and read while a script holds Blender; after a cancel, a read sees none of its objects", async () => {
+      const other = await connectHttp(server.url as string);
+      try {
+        const before = (await execute(client, objects)).output as unknown[];
+        const controller = new AbortController();
+        let made = 0;
+        const holder = execute(
+          client,
+          'for (let i = 1; ; i++) { dispatch("mesh.primitive_cube_add", { location: [i * 3, 9, 0] }); progress(i); }',
+          {},
+          {
+            signal: controller.signal,
+            onprogress: (update) => {
+              made = update.progress;
+            },
+          },
+        );
+        holder.catch(() => {});
+        await until(() => made >= 3);
+        // Never calls Blender: runs at once, beside the script that holds it.
+        expect(await execute(other, "return 6 * 7")).toMatchObject({ success: true, output: 42 });
+        // A read runs between the holder's commands and sees its work before it is committed.
+        const during = (await execute(other, objects)).output as unknown[];
+        expect(during.length).toBeGreaterThan(before.length);
+        controller.abort("test cancels");
+        await expect(holder).rejects.toThrow();
+        // The cancelled script's rollback finishes before this read reaches Blender.
+        expect((await execute(client, objects)).output).toEqual(before);
+      } finally {
+        await other.close();
+      }
     });
 
     it("keeps a failed script's changes with keep_partial", async () => {

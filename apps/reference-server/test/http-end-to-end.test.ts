@@ -159,7 +159,7 @@ describe.each(revisions)("reference server over Streamable HTTP (%s)", (revision
     );
     await expect(running).rejects.toThrow();
     expect(reported).toBeGreaterThan(10);
-    // Scripts run one at a time on the scene: this one starts after the rollback.
+    // A cancelled script's rollback finishes before the next script reads the scene.
     const count = async (): Promise<number> =>
       (await execute(client, 'return dispatch("ls", { type: "transform" }).length;'))
         .output as number;

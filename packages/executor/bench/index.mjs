@@ -4,7 +4,8 @@
 // quickjs-emscripten-core, the sandbox's own dependency.
 import { execFile } from "node:child_process";
 import vm from "node:vm";
-import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
+import { DccApiCatalog } from "@dcc/catalog";
+import { createAdapterExecutor, DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
 import { median } from "../../../bench/support.mjs";
 
 async function timeEach(count, fn) {
@@ -180,6 +181,108 @@ export async function run({ log }) {
     );
   } finally {
     await executor.close();
+  }
+
+  // 4. Another session's read while a script runs: compute only, then changing the scene.
+  rows.push(...(await crossSessionReads(log, elapsed)));
+  return rows;
+}
+
+/** A scene change as a DCC command takes it, in milliseconds. */
+const changeMs = 20;
+
+/** An in-memory DCC: `read` answers at once, `change` takes {@link changeMs}; undo per script. */
+function sceneAdapter(scriptsAtOnce) {
+  const items = [];
+  return {
+    dccName: "scene",
+    scriptsAtOnce,
+    commands: () => [
+      { name: "read", readOnly: true, handler: () => items.length },
+      {
+        name: "change",
+        handler: () => new Promise((resolve) => setTimeout(() => resolve(items.push(1)), changeMs)),
+      },
+    ],
+    catalog: () => new DccApiCatalog("scene", { catalogText: "read - Count the items" }),
+    beginTransaction: async () => {
+      const before = items.length;
+      return {
+        commit: async () => ({ rolledBack: false, undoStep: "script" }),
+        rollback: async () => {
+          items.length = before;
+          return { rolledBack: true };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Median latency of session B's `return dispatch("read")`, idle and while session A runs
+ * `script` until cancelled (each read is a whole script, sent after the last one answered).
+ */
+async function readLatency(executor, script, reads) {
+  const controller = new AbortController();
+  const running =
+    script === undefined ? undefined : executor.execute(script, { signal: controller.signal });
+  // Let A start (and, for a scene change, take the DCC) before B reads.
+  if (running !== undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+  const times = await timeEach(reads, async () => {
+    const result = await executor.execute('return dispatch("read")');
+    if (!result.success) throw new Error(`read failed: ${JSON.stringify(result)}`);
+  });
+  controller.abort();
+  await running;
+  return median(times);
+}
+
+async function crossSessionReads(log, elapsed) {
+  const reads = 40;
+  const rows = [];
+  const executor = createAdapterExecutor(sceneAdapter(2));
+  // Before: one script at a time per DCC (`scriptsAtOnce: 1`), as every DCC adapter ran.
+  const serial = createAdapterExecutor(sceneAdapter(1));
+  try {
+    await executor.pool.warmUp();
+    await serial.pool.warmUp();
+    await timeEach(20, () => executor.execute('return dispatch("read")'));
+    const idle = await readLatency(executor, undefined, reads);
+    const computing = await readLatency(executor, "for (;;) {}", reads);
+    const changing = await readLatency(executor, 'for (;;) dispatch("change")', reads);
+    // The old way, for comparison: B waits for A's whole script (here a 300 ms computation).
+    const serialTimes = [];
+    for (let i = 0; i < 5; i++) {
+      const a = serial.execute("const end = Date.now() + 300; while (Date.now() < end) {}");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = performance.now();
+      await serial.execute('return dispatch("read")');
+      serialTimes.push(performance.now() - started);
+      await a;
+    }
+    const before = median(serialTimes).toFixed(0);
+    rows.push({
+      metric: "another session's read while a compute-only script runs, p50",
+      ours: computing,
+      baseline: idle,
+      unit: "ms",
+      goal: "no wait (≤ idle + 5 ms)",
+      pass: computing <= idle + 5,
+    });
+    rows.push({
+      metric: `another session's read while a script changes the scene (${changeMs} ms commands), p50`,
+      ours: changing,
+      baseline: idle,
+      unit: "ms",
+      goal: `≤ one command (idle + ${changeMs} ms)`,
+      pass: changing <= idle + changeMs,
+    });
+    log(
+      `cross-session read p50: idle ${idle.toFixed(2)} ms, beside a compute-only script ${computing.toFixed(2)} ms, beside a scene-changing script ${changing.toFixed(2)} ms (one script at a time, as before: ${before} ms) (${elapsed()})`,
+    );
+  } finally {
+    await executor.close();
+    await serial.close();
   }
   return rows;
 }

@@ -24,4 +24,13 @@ export interface CommandDefinition {
   signature?: string;
   /** What the command does, for the catalog. */
   description?: string;
+  /**
+   * True when the command only reads the host and changes nothing in it (no scene edit, no
+   * selection change, no undo step, no file written). A script's read-only command runs
+   * between another script's commands and does not take the DCC; any other command takes the
+   * DCC for the rest of its script (see `DccApiExecutor`). Default false: a command not marked
+   * is taken to change the scene. Mark only commands that never change anything: a wrong mark
+   * lets a change slip between another script's commands, outside both scripts' transactions.
+   */
+  readOnly?: boolean;
 }

@@ -68,9 +68,10 @@ export interface DccAdapter {
   start?(context: DccAdapterContext): Promise<void>;
   /**
    * How many scripts may run at once against this host (see `DccApiExecutorOptions.scriptsAtOnce`).
-   * 1 for a DCC whose scene, selection and active object every script shares: a second script
-   * then waits for the first instead of taking turns with it call by call. Default: no limit
-   * beyond the sandbox pool's size.
+   * Default: no limit beyond the sandbox pool's size. Scripts' changes never interleave whatever
+   * it is (a script holds the DCC from its first command that may change the scene to the end of
+   * its transaction; see {@link CommandDefinition.readOnly}), so a DCC with one shared scene
+   * needs no limit; 1 also makes a script that never calls the DCC wait for the one before.
    */
   readonly scriptsAtOnce?: number;
   /**
@@ -81,12 +82,11 @@ export interface DccAdapter {
   dispatchLane?(): DispatchLane | undefined;
   /**
    * Starts a script's transaction (see {@link DccTransaction}): called just before the script's
-   * first host command through the main thread (a script that dispatches nothing, or only lane
-   * reads, has none), and awaited before that command runs. A rejection runs the script
-   * without one, and its result says the changes cannot be rolled back. Without this method
-   * the adapter has no undo: failed scripts keep their partial changes and say so. An adapter
-   * with it should set `scriptsAtOnce` to 1: the executor never rolls back a script whose
-   * transaction overlapped another's (`scene_shared`).
+   * first command that may change the scene (not `readOnly`) through the main thread, once the
+   * script holds the DCC (a script that dispatches nothing, or only reads, has none), and
+   * awaited before that command runs. A rejection runs the script without one, and its result
+   * says the changes cannot be rolled back. Without this method the adapter has no undo:
+   * failed scripts keep their partial changes and say so.
    */
   beginTransaction?(options: DccTransactionOptions): Promise<DccTransaction>;
   /** Host commands for a `ToolRegistry`: every command a script may dispatch. */

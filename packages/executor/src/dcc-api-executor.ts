@@ -5,9 +5,9 @@ import type { DispatchLane } from "./dispatch-lane.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
 import type { ExecuteResult } from "./execute-result.ts";
 import { type ExecutorLimits, resolveExecutorLimits } from "./executor-limits.ts";
+import { type DccHold, holdOf } from "./internal/dcc-hold.ts";
 import { pythonRepr } from "./internal/python-repr.ts";
 import { type RunScriptOptions, runScript } from "./internal/run-script.ts";
-import { type OpenTransactions, openTransactions } from "./internal/script-transaction.ts";
 import { SandboxPool } from "./sandbox-pool.ts";
 import { isEntryPointScript } from "./scripts/analyze-script.ts";
 import type { ExecuteParamsRequest } from "./scripts/execute-params.ts";
@@ -36,8 +36,10 @@ export interface DccApiExecutorOptions {
   /**
    * How many scripts may run at once: the size of the executor's own pool (default: available
    * cores, 1 to 4). A script beyond it waits for one to end, within its own timeout. A given
-   * `pool` must be no larger. Set 1 for a host whose scene, selection and active object every
-   * script shares (a DCC), so that two scripts never take turns call by call.
+   * `pool` must be no larger. Scripts' changes to the host never interleave whatever it is: a
+   * script holds the DCC from its first command that may change the scene (one not marked
+   * `readOnly`) until its transaction has ended, and other scripts' reads run between its
+   * commands, except while its commit or rollback is under way.
    */
   scriptsAtOnce?: number;
   /**
@@ -125,7 +127,7 @@ export class DccApiExecutor {
   readonly #beginTransaction: DccApiExecutorOptions["beginTransaction"];
   readonly #transactionWaitMs: number;
   readonly #maxHostCallSpans: number;
-  readonly #openTransactions: OpenTransactions = openTransactions();
+  readonly #hold: DccHold | undefined;
   readonly #lane: (() => DispatchLane | undefined) | undefined;
   #ownsPool: boolean;
   /** What the materialized-script paths run through: this executor's name and run. */
@@ -142,6 +144,7 @@ export class DccApiExecutor {
       options.catalog ??
       new DccApiCatalog(dccName, { commands: options.dispatcher?.registry.catalogRecords() ?? [] });
     this.dispatcher = options.dispatcher;
+    this.#hold = options.dispatcher === undefined ? undefined : holdOf(options.dispatcher);
     this.#lane = options.dispatchLane;
     this.#beginTransaction = options.beginTransaction;
     this.rollsBack = options.beginTransaction !== undefined;
@@ -278,7 +281,7 @@ export class DccApiExecutor {
         dispatcher: this.dispatcher,
         lane: this.#lane,
         beginTransaction: this.#beginTransaction,
-        openTransactions: this.#openTransactions,
+        hold: this.#hold,
         transactionWaitMs: this.#transactionWaitMs,
         maxHostCallSpans: this.#maxHostCallSpans,
       },

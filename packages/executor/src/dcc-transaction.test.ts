@@ -244,9 +244,19 @@ describe("scripts are transactions", { timeout: 60_000 }, () => {
       rollback: { rolledBack: false, reason: "host_busy" },
     });
     expect(adapter.events).toEqual(["begin list script", "hold b"]);
+    // Until the step is closed the script keeps the DCC: another change is refused, catchably.
+    const refused = await executor.execute(
+      'try { dispatch("add", "c"); return "ran"; } catch (e) { return [e.code, e.completion]; }',
+    );
+    expect(refused).toMatchObject({ success: true, output: ["HOST_BUSY", "not_started"] });
     adapter.release?.();
     await new Promise((resolve) => setImmediate(resolve));
     expect(adapter.events.at(-1)).toBe("commit");
+    expect(await executor.execute('dispatch("add", "d"); return 1')).toMatchObject({
+      success: true,
+      transaction: { undoStep: "list script" },
+    });
+    expect(adapter.items).toEqual(["b", "d"]);
   });
 
   it("says an adapter without undo cannot roll back", async () => {
@@ -311,25 +321,27 @@ describe("scripts are transactions", { timeout: 60_000 }, () => {
     expect(adapter.items).toEqual(["b"]);
   });
 
-  it("never rolls back scripts whose transactions shared the scene", async () => {
+  it("runs a second script's changes only after the first's end, so each rolls back its own", async () => {
     const adapter = listAdapter({ scriptsAtOnce: 2 });
     executor = createAdapterExecutor(adapter);
-    // The first script holds its command open until the second has begun its transaction
-    // (its command then waits for the first's: host commands run one at a time).
+    // The first script holds the DCC from its first change to its rollback; the second's first
+    // change waits for that.
     const first = executor.execute('dispatch("hold", "a"); throw new Error("first")');
     await adapter.held;
-    const secondBegan = new Promise<void>((resolve) => {
-      adapter.onBegin = resolve;
-    });
     const second = executor.execute('dispatch("add", "b"); throw new Error("second")');
-    await secondBegan;
     adapter.release?.();
     for (const result of await Promise.all([first, second])) {
-      expect(result).toMatchObject({
-        success: false,
-        rollback: { rolledBack: false, reason: "scene_shared" },
-      });
+      expect(result).toMatchObject({ success: false, rollback: { rolledBack: true } });
     }
-    expect(adapter.items).toEqual(["a", "b"]);
+    expect(adapter.events).toEqual([
+      "begin list script",
+      "hold a",
+      "released a",
+      "rollback",
+      "begin list script",
+      "add b",
+      "rollback",
+    ]);
+    expect(adapter.items).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
  * - `history_cut`: the host's undo history no longer reaches back to the transaction's start
  *   (too many steps, or something cleared it, e.g. opening a file);
  * - `no_undo`: the adapter has no undo;
- * - `scene_shared`: another script changed the same scene meanwhile, so undoing would undo it too;
+ * - `scene_shared`: another script changed the same scene meanwhile, so undoing would undo it too
+ *   (the executor's hold keeps scripts' changes apart, so it never reports this itself);
  * - `host_busy`: a host command of the stopped script was still running when the executor gave up
  *   waiting for it;
  * - `kept`: the caller asked to keep a failed script's changes;
@@ -78,13 +79,22 @@ export interface DccTransactionOptions {
    * should give up and settle.
    */
   readonly signal: AbortSignal;
+  /**
+   * The script's command the transaction begins before (its first that may change the scene):
+   * the name an error of `begin` should carry, since the script sees it as that command's.
+   * Undefined when a caller other than the executor begins one.
+   */
+  readonly command?: string;
 }
 
 /**
- * One script's changes to the host, from just before its first host command to its end. The
- * executor calls exactly one of `commit` or `rollback`, once, after every host command of the
- * script has settled (or a bounded wait for an orphaned one has ended), and no host command of
- * that script runs after it.
+ * One script's changes to the host, from just before its first command that may change the
+ * scene (one not marked `readOnly`) to its end. The script holds the DCC meanwhile: no other
+ * script's change runs until its transaction has ended, though other scripts' reads may run
+ * between its commands (and see its changes before they are committed). The executor calls
+ * exactly one of `commit` or `rollback`, once, after every host command of the script has
+ * settled (or a bounded wait for an orphaned one has ended), and no host command of that script
+ * runs after it; no other script's command runs while it is under way.
  *
  * A host whose undo is a stack (Blender, Maya, the simulated scene) implements it as: `begin`
  * marks the stack (Maya: `undoInfo(openChunk=True, chunkName=label)`), `commit` makes

@@ -77,7 +77,10 @@ const orphanGraceMs = 50;
 
 /**
  * Runs registered commands by name, one at a time: a DCC's main thread is single-threaded, so a
- * call waits until the previous one (from any script using this dispatcher) has settled.
+ * call waits until the previous one (from any script using this dispatcher) has settled. Scripts
+ * run by a `DccApiExecutor` also hold the DCC behind a dispatcher from their first command not
+ * marked `readOnly` to the end of their transaction (one hold per dispatcher, shared by its
+ * executors); a direct `dispatch` call takes no hold.
  *
  * A command whose caller is gone (its signal aborted: the script timed out or was cancelled) but
  * which still has not settled is orphaned: the DCC is busy with work nobody waits for. Calls are

@@ -22,8 +22,8 @@ export class ToolRegistry {
 
   /**
    * Adds one command.
-   * @throws {DccMcpError} code `INVALID_COMMAND` for an empty name, a missing handler or a bad
-   *   schema; `DUPLICATE_COMMAND` if the name is taken.
+   * @throws {DccMcpError} code `INVALID_COMMAND` for an empty name, a missing handler, a bad
+   *   schema or a `readOnly` that is not a boolean; `DUPLICATE_COMMAND` if the name is taken.
    */
   register(definition: CommandDefinition): this {
     const { name } = definition;
@@ -35,6 +35,12 @@ export class ToolRegistry {
     }
     if (typeof definition.handler !== "function") {
       throw new DccMcpError({ code: "INVALID_COMMAND", message: `Command ${name} has no handler` });
+    }
+    if (definition.readOnly !== undefined && typeof definition.readOnly !== "boolean") {
+      throw new DccMcpError({
+        code: "INVALID_COMMAND",
+        message: `readOnly of command ${name} must be true or false, not ${String(definition.readOnly)}`,
+      });
     }
     if (this.#commands.has(name)) {
       throw new DccMcpError({

@@ -69,14 +69,21 @@ export interface LinkedAdapterOptions
   commands?: ((caller: LinkedCaller) => readonly CommandDefinition[]) | undefined;
   /** What search looks in. Default: a catalog of the specs' records ({@link commandSpecRecord}). */
   catalog?: (() => DccApiCatalog) | undefined;
-  /** Further read-only commands the dispatch lane may run, besides specs marked `lane`. */
+  /**
+   * Further read-only commands the dispatch lane may run, besides specs marked `lane`; their
+   * definitions count as `readOnly` unless they say otherwise.
+   */
   laneCommands?: readonly string[] | undefined;
   /**
    * The DCC-side methods of a script's transaction: with them the adapter has
    * `beginTransaction` (an undo chunk per script, rolled back when the script fails), else none.
    */
   transaction?: LinkedTransactionMethods | undefined;
-  /** See {@link DccAdapter.scriptsAtOnce}. Default 1: one scene every script shares. */
+  /**
+   * See {@link DccAdapter.scriptsAtOnce}. Default: no limit beyond the sandbox pool's size.
+   * Scripts' changes never interleave whatever this is (a script holds the DCC from its first
+   * change to its end), and a script that does not call the DCC never waits for another.
+   */
   scriptsAtOnce?: number | undefined;
   /** See {@link DccAdapter.instructions}. */
   instructions?: ((tools: DccToolNames) => string) | undefined;
@@ -125,6 +132,8 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
   const create: CreateCommandError = options.createError ?? ((init) => new CommandError(init));
   const listeners = new Set<(event: LinkedHostEvent) => void>();
   let connection: LinkedConnection | undefined;
+  // How many times the DCC went away: a transaction begun before never ends on the next one.
+  let exits = 0;
   let catalog: DccApiCatalog | undefined;
   const specs = options.specs ?? [];
 
@@ -183,6 +192,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       });
     }
     connection.onEvent((event) => {
+      if (event.type === "exit") exits += 1;
       for (const listener of listeners) listener(event);
     });
     await connection.start(context.signal);
@@ -193,6 +203,8 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     name: spec.name,
     signature: spec.signature,
     description: spec.description,
+    // A lane command is read-only by definition (it may run twice, on another connection).
+    ...(spec.lane === true ? { readOnly: true } : {}),
     handler: (args, context) =>
       caller.call(
         spec.name,
@@ -204,7 +216,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
 
   const adapter: LinkedAdapter = {
     dccName: options.dccName,
-    scriptsAtOnce: options.scriptsAtOnce ?? 1,
+    ...(options.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: options.scriptsAtOnce }),
     get pid() {
       return connection?.pid;
     },
@@ -231,7 +243,15 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       const data: LinkedLaneData = { access: reach.access };
       return { module: laneModule, data, commands: laneCommands, key: reach.key };
     },
-    commands: () => [...specs.map(specCommand), ...(options.commands?.(caller) ?? [])],
+    commands: () => [
+      ...specs.map(specCommand),
+      // The further lane commands are reads too, unless their definition says otherwise.
+      ...(options.commands?.(caller) ?? []).map((command) =>
+        command.readOnly === undefined && laneCommands.includes(command.name)
+          ? { ...command, readOnly: true }
+          : command,
+      ),
+    ],
     catalog: () => {
       catalog ??=
         options.catalog?.() ??
@@ -263,7 +283,12 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
   if (transaction !== undefined) {
     adapter.beginTransaction = (init) =>
       beginLinkedTransaction(
-        { displayName, caller, launches: () => connection?.launches ?? 0 },
+        {
+          displayName,
+          caller,
+          launches: () => connection?.launches ?? 0,
+          exits: () => exits,
+        },
         transaction,
         init,
       );

@@ -1,20 +1,43 @@
 import { dirname } from "node:path";
+import { createAdapterExecutor, type DccApiExecutor } from "@dcc/executor";
 import { linkPythonPath } from "@dcc/link";
 import { afterEach, describe, expect, it } from "vitest";
-import { kitHostScript, python } from "./__fixtures__/python.ts";
+import { kitHostScript, kitSpecsFile, python } from "./__fixtures__/python.ts";
 import { waitUntil } from "./__fixtures__/wait.ts";
 import {
   createLinkedAdapter,
   type LinkedAdapter,
   type LinkedAdapterOptions,
 } from "./create-linked-adapter.ts";
+import { type LinkedCommandSpec, readCommandSpecs } from "./linked-command-spec.ts";
 
 const open: LinkedAdapter[] = [];
+const executors: DccApiExecutor[] = [];
 afterEach(async () => {
+  await Promise.all(executors.splice(0).map((executor) => executor.close()));
   await Promise.all(open.splice(0).map((adapter) => adapter.close()));
 });
 
-async function start(transaction?: LinkedAdapterOptions["transaction"]): Promise<LinkedAdapter> {
+/** The kit's specs plus its scene of objects: `kit.add` changes it, `kit.count` reads it. */
+const sceneSpecs: readonly LinkedCommandSpec[] = [
+  ...readCommandSpecs(kitSpecsFile),
+  {
+    name: "kit.add",
+    signature: "kit.add(seconds?: number): number",
+    description: "Makes one object, taking `seconds`; answers how many there are.",
+  },
+  {
+    name: "kit.count",
+    signature: "kit.count(): number",
+    description: "How many objects there are.",
+    lane: true,
+  },
+];
+
+async function start(
+  transaction?: LinkedAdapterOptions["transaction"],
+  specs?: readonly LinkedCommandSpec[],
+): Promise<LinkedAdapter> {
   const adapter = createLinkedAdapter({
     dccName: "kit",
     displayName: "KitDCC",
@@ -26,6 +49,7 @@ async function start(transaction?: LinkedAdapterOptions["transaction"]): Promise
       sandboxPaths: { readOnly: [dirname(kitHostScript)] },
     }),
     transaction,
+    specs,
   });
   open.push(adapter);
   await adapter.start({ signal: new AbortController().signal, reportHost: () => undefined });
@@ -90,6 +114,85 @@ describe("a linked adapter's transaction", () => {
     const adapter = await start({ begin: "tx.missing", end: "tx.end" });
     await expect(adapter.beginTransaction?.(options)).rejects.toMatchObject({
       code: "UNKNOWN_METHOD",
+    });
+  });
+});
+
+describe("a linked adapter's scripts", { timeout: 120_000 }, () => {
+  /** The adapter's executor, closed after the test. */
+  function executorOf(adapter: LinkedAdapter): DccApiExecutor {
+    const executor = createAdapterExecutor(adapter);
+    executors.push(executor);
+    return executor;
+  }
+
+  it("finish a cancelled script's rollback before the next script reads the scene", async () => {
+    const adapter = await start(methods, sceneSpecs);
+    const executor = executorOf(adapter);
+    // A started sandbox, its lane to the DCC open (`kit.count` runs on it).
+    expect(await executor.execute('return dispatch("kit.count")')).toMatchObject({ output: 0 });
+    const made: string[] = [];
+    const controller = new AbortController();
+    const loop = executor.execute('for (;;) console.log(dispatch("kit.add", { seconds: 0.3 }))', {
+      signal: controller.signal,
+      onLog: (entry) => made.push(entry.message),
+    });
+    await waitUntil(() => made.length >= 3, "the loop made three objects");
+    controller.abort();
+    // Sent at once: the loop's last command is still running in the DCC, its rollback to come.
+    const next = await executor.execute('return dispatch("kit.count")');
+    expect(await loop).toMatchObject({
+      success: false,
+      errorCode: "CANCELLED",
+      rollback: { rolledBack: true },
+    });
+    expect(next).toMatchObject({ success: true, output: 0 });
+  });
+
+  it("answer host_restarted themselves, and send the new DCC nothing, when a script caught the HOST_GONE of a killed DCC", async () => {
+    const adapter = await start(methods, sceneSpecs);
+    const executor = executorOf(adapter);
+    const first = adapter.pid as number;
+    const running = executor.execute(
+      'try { dispatch("kit.wait"); return "no error"; } catch (e) { return e.code; }',
+    );
+    await waitUntil(() => adapter.output.includes("WAITING"), "kit.wait runs");
+    process.kill(first, "SIGKILL");
+    const result = await running;
+    expect(result).toMatchObject({
+      success: true,
+      output: "HOST_GONE",
+      transaction: {
+        rolledBack: false,
+        reason: "host_restarted",
+        detail: "KitDCC was restarted during the script; its scene is a new one",
+      },
+    });
+    // The restarted DCC never heard of the transaction: neither its begin nor its end.
+    expect(await adapter.call("tx.calls")).toEqual([]);
+    expect(adapter.pid).not.toBe(first);
+  });
+
+  it("name the script's command, not the transaction's begin, in a restart notice", async () => {
+    const adapter = await start(methods, sceneSpecs);
+    const executor = executorOf(adapter);
+    expect(await executor.execute('return dispatch("kit.add")')).toMatchObject({ output: 1 });
+    const events: string[] = [];
+    adapter.onEvent((event) => events.push(event.type));
+    process.kill(adapter.pid as number, "SIGKILL");
+    await waitUntil(() => events.includes("restart"), "the DCC restarted");
+    const result = await executor.execute(
+      'try { dispatch("kit.add"); return "ran"; } catch (e) { return [e.code, e.message]; }',
+    );
+    if (!result.success) throw new Error(`the script failed: ${result.error}`);
+    const [code, message] = result.output as [string, string];
+    expect(code).toBe("HOST_GONE");
+    expect(message).toMatch(/^kit\.add did not run: since the last command, KitDCC exited/);
+    expect(message).not.toContain("tx.begin");
+    // Told once; the next script's change begins a transaction on the new DCC.
+    expect(await executor.execute('return dispatch("kit.add")')).toMatchObject({
+      output: 1,
+      transaction: { rolledBack: false, undoStep: "kit script" },
     });
   });
 });

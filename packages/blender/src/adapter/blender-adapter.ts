@@ -166,9 +166,6 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
     graceMs: options.graceMs ?? 2000,
     restartNote: "with its factory start-up scene (unsaved changes are lost)",
-    // One scene, one selection and one active object for every script: a second script waits
-    // for the first rather than taking turns with it call by call.
-    scriptsAtOnce: 1,
     async afterStart(caller, signal) {
       if (attach === undefined) return;
       // The attached Blender's own data folder (set in its add-on) applies.
@@ -181,7 +178,6 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
 
   return {
     dccName: linked.dccName,
-    scriptsAtOnce: 1,
     get dataDir() {
       return dataDir;
     },

@@ -25,10 +25,10 @@ export interface HostCallHandlerOptions {
   /** Holds the images commands return; the script sees references to them. */
   images?: ImageStash | undefined;
   /**
-   * Called before each command reaches the dispatcher; a promise it returns (the script's
-   * transaction beginning) is awaited first.
+   * Called before each command reaches the dispatcher; a promise it returns (the DCC's hold, the
+   * script's transaction beginning) is awaited first, and a rejection is the command's answer.
    */
-  beforeCall?: () => Promise<void> | undefined;
+  beforeCall?: (command: string) => Promise<void> | undefined;
   /** The script's spans: each command runs in its host-call span (or the script's). */
   trace?: ScriptTrace | undefined;
 }
@@ -43,8 +43,10 @@ export interface HostCallHandler {
   commands(): Record<string, number> | undefined;
   /** What those commands reported creating and removing (see {@link ChangeTally}). */
   changes(): ExecuteChanges | undefined;
-  /** Commands started and not settled yet. */
+  /** Commands started and not settled yet, those still waiting (see `waiting`) included. */
   readonly inFlight: number;
+  /** Of those, commands still waiting to start (for the DCC's hold, or a transaction's begin). */
+  readonly waiting: number;
   /** Settles once no command is in flight. */
   idle(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
   const counts = new CommandCounts();
   const changes = new ChangeTally();
   let inFlight = 0;
+  let waiting = 0;
   const waiters: Array<() => void> = [];
   const settled = (): void => {
     inFlight--;
@@ -104,6 +107,9 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
     },
     commands: () => counts.toJSON(),
     changes: () => changes.toJSON(),
+    get waiting() {
+      return waiting;
+    },
     get inFlight() {
       return inFlight;
     },
@@ -138,13 +144,15 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       const scriptContext = trace?.context;
       const beginning =
         scriptContext === undefined || beforeCall === undefined
-          ? beforeCall?.()
-          : otelContext.with(scriptContext, beforeCall);
+          ? beforeCall?.(name)
+          : otelContext.with(scriptContext, () => beforeCall(name));
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.
       inFlight++;
+      waiting++;
       return beginning.then(
         () => {
+          waiting--;
           const reply = stop.aborted
             ? errorReply(
                 name,
@@ -157,6 +165,7 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
           return reply;
         },
         (error: unknown) => {
+          waiting--;
           settled();
           return failureReply(name, error);
         },

@@ -16,6 +16,11 @@ export interface SandboxJob {
   streamProgress: boolean;
   /** Commands the sandbox thread may run itself (see {@link DispatchLane}). */
   lane?: DispatchLane;
+  /**
+   * Shared with the main thread: while its first element is not 0 (another script's end is
+   * under way on the DCC), lane calls go through the main thread, where they wait.
+   */
+  laneGate?: Int32Array;
 }
 
 /** How a pooled run ended: the worker's outcome, plus whether a worker ever started it. */

@@ -20,16 +20,13 @@ import type { ExecutorLimits } from "../executor-limits.ts";
 import type { SandboxPool } from "../sandbox-pool.ts";
 import type { ToolDispatcher } from "../tool-dispatcher.ts";
 import { cancelledText, watchCancelSources } from "./cancel-sources.ts";
+import type { DccHold } from "./dcc-hold.ts";
 import { createHostCallHandler } from "./host-call-handler.ts";
 import { ImageStash } from "./image-stash.ts";
 import type { RunHooks } from "./pooled-worker.ts";
 import { runOnPool, type SandboxJob } from "./run-on-pool.ts";
 import { type ScriptTrace, startScriptTrace } from "./script-tracing.ts";
-import {
-  type BeginTransaction,
-  type OpenTransactions,
-  ScriptTransaction,
-} from "./script-transaction.ts";
+import { type BeginTransaction, ScriptTransaction } from "./script-transaction.ts";
 
 /** What an execution runs against: the executor's name, limits, pool and dispatcher. */
 export interface RunTarget {
@@ -41,8 +38,8 @@ export interface RunTarget {
   lane?: (() => DispatchLane | undefined) | undefined;
   /** Begins a script's transaction; undefined for a host without undo. */
   beginTransaction?: BeginTransaction | undefined;
-  /** The transactions open on this host (see {@link OpenTransactions}). */
-  openTransactions: OpenTransactions;
+  /** The hold of the DCC behind the dispatcher (see {@link DccHold}); undefined without one. */
+  hold: DccHold | undefined;
   /** Bound on each transaction wait, in milliseconds. */
   transactionWaitMs: number;
   /** Host calls per script traced as child spans; later ones are summarised (default 100). */
@@ -144,7 +141,11 @@ async function runTraced(
     begin: target.beginTransaction,
     label: undoLabel(options.undoLabel, dccName),
     waitMs: target.transactionWaitMs,
-    open: target.openTransactions,
+    hold: target.hold,
+    readsOnly: (command) => {
+      const definition = target.dispatcher?.registry.get(command);
+      return definition === undefined || definition.readOnly === true;
+    },
   });
   const host = createHostCallHandler({
     images,
@@ -153,7 +154,7 @@ async function runTraced(
     stop: cancel.stop,
     host: cancel.host,
     inCallerContext: captureCancelContext(),
-    beforeCall: () => transaction.beforeHostCall(),
+    beforeCall: (command) => transaction.beforeHostCall(command, cancel.host),
     trace,
   });
   const { onLog, onProgress } = options;
@@ -176,20 +177,32 @@ async function runTraced(
     streamProgress: onProgress !== undefined,
   };
   const lane = laneOf(target);
-  if (lane !== undefined) job.lane = lane;
+  if (lane !== undefined) {
+    job.lane = lane;
+    if (target.hold !== undefined) job.laneGate = target.hold.gate;
+  }
+  // A stopped script that holds the DCC seals it at once: the rollback comes before anybody
+  // else's command, not only once the sandbox has wound down.
+  const stopped = (): void => transaction.stopped();
+  cancel.stop.addEventListener("abort", stopped, { once: true });
+  const deadlineTimer = setTimeout(stopped, Math.max(0, job.deadline - Date.now()));
   let outcome: Awaited<ReturnType<typeof runOnPool>>;
   try {
     outcome = await runOnPool(target.pool, job, hooks, cancel.stop);
   } finally {
+    cancel.stop.removeEventListener("abort", stopped);
+    clearTimeout(deadlineTimer);
     cancel.dispose();
   }
   hostCalls = host.calls;
   commands = host.commands();
   changes = host.changes();
 
+  // A command still waiting for the DCC never started; one running may have done anything.
   const hostStillRunning =
-    host.inFlight > 0 || (outcome.status === "error" && outcome.hostCallOpen === true);
-  if (hostStillRunning) {
+    host.inFlight - host.waiting > 0 ||
+    (outcome.status === "error" && outcome.hostCallOpen === true);
+  if (host.inFlight > 0 || hostStillRunning) {
     cancel.abortHost(
       new DccMcpCancelledError({
         message:

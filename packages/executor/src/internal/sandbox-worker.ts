@@ -226,7 +226,10 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
     {
       checkStop,
       dispatch(name, args) {
-        if (lane?.commands.has(name)) {
+        // While another script's end is under way the call goes through the main thread, which
+        // holds it until that end has finished.
+        const gate = message.laneGate;
+        if (lane?.commands.has(name) && (gate === undefined || Atomics.load(gate, 0) === 0)) {
           const reply = laneDispatch(lane, name, args);
           if (reply !== undefined) return reply;
         }

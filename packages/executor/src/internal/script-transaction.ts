@@ -1,8 +1,10 @@
-// One script's transaction as the executor drives it: begun lazily before the first host
-// command through the main thread, then committed or rolled back once the script's host
-// commands have settled. Every wait on the adapter is bounded.
+// One script's transaction as the executor drives it. The script takes the DCC's hold at its first
+// command that may change the scene, and the transaction begins then; both last until the
+// transaction is committed or rolled back, once the script's host commands have settled. Reads
+// take no hold and begin nothing. Every wait on the adapter is bounded.
 
 import { CommandError } from "../command-error.ts";
+import { commandErrorCodes } from "../command-error-code.ts";
 import type {
   DccTransaction,
   DccTransactionOptions,
@@ -10,25 +12,10 @@ import type {
 } from "../dcc-transaction.ts";
 import type { ExecuteChanges, ExecuteTransactionReport } from "../execute-result.ts";
 import { ChangeTally } from "./change-tally.ts";
+import type { DccHold } from "./dcc-hold.ts";
 
 /** Begins a transaction on the host; see `DccAdapter.beginTransaction`. */
 export type BeginTransaction = (options: DccTransactionOptions) => Promise<DccTransaction>;
-
-/**
- * The transactions of one executor's host. A transaction that was ever open at the same time as
- * another is marked shared, and never rolled back (it would undo the other's work). A script's
- * first host command waits for the transactions that are ending (a stopped script frees its
- * sandbox before its rollback is done), so one script's rollback never overlaps the next one.
- */
-export interface OpenTransactions {
-  readonly open: Set<{ shared: boolean }>;
-  readonly ending: Set<Promise<void>>;
-}
-
-/** An empty {@link OpenTransactions}. */
-export function openTransactions(): OpenTransactions {
-  return { open: new Set(), ending: new Set() };
-}
 
 /** What a {@link ScriptTransaction} needs. */
 export interface ScriptTransactionOptions {
@@ -38,7 +25,10 @@ export interface ScriptTransactionOptions {
   label: string;
   /** Bound on each wait: for `begin`, for orphaned commands to settle, for `commit`/`rollback`. */
   waitMs: number;
-  open: OpenTransactions;
+  /** The DCC's hold; undefined when the executor has no dispatcher (no host command runs). */
+  hold: DccHold | undefined;
+  /** True for a command that takes no hold: marked `readOnly`, or not registered at all. */
+  readsOnly: (command: string) => boolean;
 }
 
 /** How the script ended, for {@link ScriptTransaction.end}. */
@@ -53,48 +43,79 @@ export interface ScriptEnd {
 /** The transaction of one script run. */
 export class ScriptTransaction {
   readonly #options: ScriptTransactionOptions;
+  /** The script took the hold (its first change), so it has a transaction to end. */
   #begun = false;
   #transaction: DccTransaction | undefined;
   #beginError: string | undefined;
-  readonly #entry = { shared: false };
   /** True while a stopped script's host command outlived the wait (see `host_busy`). */
   #lingering = false;
   #changes: ChangeTally | undefined;
+  /** Settles once the adapter's commit or rollback has, even after its bound. */
+  #ending: Promise<void> | undefined;
 
   constructor(options: ScriptTransactionOptions) {
     this.#options = options;
   }
 
   /**
-   * Called before each host command through the main thread: the first call begins the
-   * transaction and returns a promise the command waits for; later calls return undefined.
+   * Called before each host command through the main thread: a read waits only while another
+   * script's end is under way; the first command that may change the scene waits for the hold
+   * and begins the transaction. Undefined when the command may run at once, else the promise
+   * it runs after (a rejection is the command's answer).
    */
-  beforeHostCall(): Promise<void> | undefined {
+  beforeHostCall(command: string, signal: AbortSignal): Promise<void> | undefined {
+    const hold = this.#options.hold;
+    if (hold === undefined) return undefined;
+    const refusal = (): CommandError =>
+      new CommandError({
+        command,
+        code: commandErrorCodes.cancelled,
+        message: `${command} was not started: the script was stopped while it waited for ${this.#options.dccName}`,
+        completion: "not_started",
+      });
+    if (this.#options.readsOnly(command)) return hold.pass(this, signal, refusal);
     if (this.#begun) return undefined;
+    const busy = (): CommandError =>
+      new CommandError({
+        command,
+        code: commandErrorCodes.hostBusy,
+        message: `${command} was not started: a host command of a stopped script is still running on ${this.#options.dccName}, and its changes are not closed yet; try again later`,
+        completion: "not_started",
+      });
+    const taking = hold.take(this, signal, refusal, busy);
+    if (taking === undefined) return this.#begin(command);
+    return taking.then(() => {
+      // Admitted as the script stopped: nothing to begin (its end releases the hold).
+      if (signal.aborted) throw refusal();
+      return this.#begin(command);
+    });
+  }
+
+  /**
+   * The script stopped (cancelled, timed out, or its sandbox finished): while it holds the DCC,
+   * no other script's command runs until its end has finished.
+   */
+  stopped(): void {
+    this.#options.hold?.seal(this);
+  }
+
+  #begin(command: string): Promise<void> | undefined {
     this.#begun = true;
-    const { begin, label, waitMs, open: scope } = this.#options;
+    const { begin, label, waitMs } = this.#options;
     if (begin === undefined) return undefined;
     const controller = new AbortController();
-    const previous = [...scope.ending];
-    const started = settlesWithin(
-      Promise.all(previous).then(() => {}),
-      waitMs,
-    ).then(() => {
-      for (const other of scope.open) other.shared = true;
-      if (scope.open.size > 0) this.#entry.shared = true;
-      scope.open.add(this.#entry);
-      return begin({ label, signal: controller.signal });
-    });
-    return bounded(started, 2 * waitMs, controller).then(
+    const started = Promise.resolve().then(() =>
+      begin({ label, signal: controller.signal, command }),
+    );
+    return bounded(started, waitMs, controller).then(
       (transaction) => {
         this.#transaction = transaction;
       },
       (error: unknown) => {
         if (error instanceof CommandError && error.completion === "not_started") {
           // The host refused before doing anything (e.g. it restarted since the last script and
-          // says so once): that is the first command's answer, and the next command begins again.
+          // says so once): that is the command's answer, and the next change begins again.
           this.#begun = false;
-          this.#options.open.open.delete(this.#entry);
           throw error;
         }
         this.#beginError = describe(error);
@@ -114,23 +135,33 @@ export class ScriptTransaction {
   }
 
   /**
-   * Commits or rolls back; the report for the result, or undefined when the script sent no host
-   * command through the main thread (nothing to report).
+   * Commits or rolls back, then releases the hold; the report for the result, or undefined
+   * when the script changed nothing through the main thread (nothing to report).
    */
   async end(script: ScriptEnd): Promise<ExecuteTransactionReport | undefined> {
-    if (!this.#begun) return undefined;
-    const { dccName, begin, waitMs, open: scope } = this.#options;
-    let ended: () => void = () => {};
-    const ending = new Promise<void>((resolve) => {
-      ended = resolve;
-    });
-    scope.ending.add(ending);
+    const hold = this.#options.hold;
+    this.stopped();
     try {
-      return await this.#end(script, dccName, begin, waitMs);
+      if (!this.#begun) {
+        // A begin refused as not started leaves the hold taken: wait for the script's commands
+        // (bounded) before another script may change the scene.
+        if (hold?.holds(this)) await settlesWithin(script.idle, this.#options.waitMs);
+        return undefined;
+      }
+      return await this.#end(
+        script,
+        this.#options.dccName,
+        this.#options.begin,
+        this.#options.waitMs,
+      );
     } finally {
-      if (!this.#lingering) scope.open.delete(this.#entry);
-      scope.ending.delete(ending);
-      ended();
+      // A commit or rollback past its bound may still be running in the DCC: the hold (and the
+      // seal) last until it has settled.
+      const ending = this.#ending;
+      if (this.#lingering || hold === undefined) {
+        // No hold, or the late step (see `host_busy`) releases it.
+      } else if (ending === undefined) hold.release(this);
+      else void ending.then(() => hold.release(this));
     }
   }
 
@@ -151,17 +182,15 @@ export class ScriptTransaction {
     const transaction = this.#transaction;
     if (!idle) {
       // Close the step once the orphaned command ends; never undo under it. Until then the
-      // transaction stays open: a later script waits for it (bounded), or counts as sharing.
-      const scope = this.#options.open;
-      const late = script.idle
+      // script keeps the hold, so no other script changes the scene; reads may go on (the
+      // dispatcher answers them HOST_BUSY while the command holds the host).
+      const hold = this.#options.hold;
+      this.#lingering = true;
+      hold?.linger(this);
+      script.idle
         .then(() => transaction?.commit())
         .catch(() => {})
-        .then(() => {
-          scope.open.delete(this.#entry);
-          scope.ending.delete(late);
-        });
-      scope.ending.add(late);
-      this.#lingering = true;
+        .then(() => hold?.release(this));
       return notRolledBack(
         "host_busy",
         `a host command of the script was still running ${waitMs / 1000}s after it stopped, so its changes stay`,
@@ -175,15 +204,6 @@ export class ScriptTransaction {
       const kept = await this.#call(() => transaction.commit(), false);
       return { ...kept, rolledBack: false, reason: "kept", detail: "kept as asked" };
     }
-    if (this.#entry.shared) {
-      const kept = await this.#call(() => transaction.commit(), false);
-      return {
-        ...kept,
-        rolledBack: false,
-        reason: "scene_shared",
-        detail: "another script changed the scene meanwhile; undoing would undo its work too",
-      };
-    }
     return await this.#call(() => transaction.rollback(), true);
   }
 
@@ -192,11 +212,12 @@ export class ScriptTransaction {
     rollingBack: boolean,
   ): Promise<ExecuteTransactionReport> {
     try {
-      const report = await bounded(
-        Promise.resolve().then(action),
-        this.#options.waitMs,
-        new AbortController(),
+      const running = Promise.resolve().then(action);
+      this.#ending = running.then(
+        () => {},
+        () => {},
       );
+      const report = await bounded(running, this.#options.waitMs, new AbortController());
       // An adapter that tracks the whole script says what it changed, net, under final names.
       if (report?.changes !== undefined) {
         this.#changes = new ChangeTally();

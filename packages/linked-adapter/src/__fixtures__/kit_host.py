@@ -55,17 +55,38 @@ def main():
     # Raw methods beside the specs: what an adapter's own handlers call, and a transaction's
     # begin and end over a one-value state.
     dispatcher.register("raw.params", lambda params, call: {"params": params})
-    state = {"value": 0, "mark": None}
+    state = {"value": 0, "objects": 0, "mark": None, "calls": []}
     dispatcher.register("state.set", lambda params, call: state.update(value=params["value"]))
     dispatcher.register("state.get", lambda params, call: state["value"])
 
+    # A scene of objects: `kit.add` makes one (taking `seconds`, ignoring a cancel, as a real
+    # DCC's command does), `kit.count` reads how many there are.
+    def add(params, call):
+        time.sleep(params.get("seconds", 0))
+        state["objects"] += 1
+        return state["objects"]
+
+    dispatcher.register("kit.add", add)
+    dispatcher.register("kit.count", lambda params, call: state["objects"])
+
+    # The transaction methods this process received, in order (`tx.calls` answers them).
+    dispatcher.register("tx.calls", lambda params, call: list(state["calls"]))
+
     def tx_begin(params, call):
-        state["mark"] = (params["label"], state["value"])
+        state["calls"].append("begin")
+        state["mark"] = (params["label"], state["value"], state["objects"])
 
     def tx_end(params, call):
-        label, value = state["mark"]
+        state["calls"].append("end")
+        if state["mark"] is None:
+            raise HandlerError("NO_TRANSACTION", "no transaction is open")
+        label, value, objects = state["mark"]
+        state["mark"] = None
         if params["rollback"]:
+            # A slow undo: long enough for a read sent meanwhile to see the scene half undone.
+            time.sleep(params.get("seconds", 0.3))
             state["value"] = value
+            state["objects"] = objects
             return {"rolledBack": True}
         return {"rolledBack": False, "undoStep": label}
 

@@ -82,8 +82,6 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
 
   return {
     dccName: "maya",
-    // One scene: a script's undo chunk must hold only its own changes.
-    scriptsAtOnce: 1,
     beginTransaction: async ({ label }) => {
       const begun = beginMayaTransaction(scene, label);
       transaction = begun;

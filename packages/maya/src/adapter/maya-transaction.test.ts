@@ -200,3 +200,29 @@ describe("a script owns its part of the simulated Maya's undo queue", { timeout:
     expect(transforms(adapter)).toEqual(["pCone1", "pTorus1"]);
   });
 });
+
+describe("scripts side by side on the simulated Maya", { timeout: 90_000 }, () => {
+  it("runs a compute-only script beside one that holds the scene, and a second change only after the first's rollback", async () => {
+    const adapter = start();
+    const on = executor as DccApiExecutor;
+    await Promise.all([on.execute("return 1"), on.execute("return 2")]); // two started sandboxes
+    const controller = new AbortController();
+    let made = 0;
+    const holder = on.execute(
+      'for (;;) { dispatch("polySphere", {}); progress(1); const until = Date.now() + 5; while (Date.now() < until) {} }',
+      { signal: controller.signal, onProgress: () => (made += 1) },
+    );
+    const giveUp = Date.now() + 30_000;
+    while (made < 3 && Date.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Never calls Maya: runs at once, beside the holder.
+    expect(await on.execute("return 6 * 7")).toMatchObject({ success: true, output: 42 });
+    // Changes Maya: waits until the holder has been cancelled and rolled back.
+    const second = on.execute(
+      'dispatch("polyCube", {}); return dispatch("ls", { type: "transform" })',
+    );
+    controller.abort();
+    expect(await holder).toMatchObject({ errorCode: "CANCELLED", rollback: { rolledBack: true } });
+    expect(await second).toMatchObject({ success: true, output: ["pCube1"] });
+    expect(transforms(adapter)).toEqual(["pCube1"]);
+  });
+});

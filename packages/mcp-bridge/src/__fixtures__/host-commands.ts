@@ -20,6 +20,8 @@ export interface HostCommand {
   name: string;
   description: string;
   signature: string;
+  /** See `CommandDefinition.readOnly`. */
+  readOnly?: boolean;
   handler(args: unknown, context: { signal: AbortSignal; command: string }): unknown;
 }
 
@@ -47,6 +49,9 @@ export function createHostCommands(): { commands: HostCommand[]; journal: HostJo
       name: "tick",
       description: "Count one tick",
       signature: "tick(): number",
+      // The tests' probes: counting calls is their bookkeeping, no scene change, so concurrent
+      // scripts' probes run between each other's commands (none takes the host's hold).
+      readOnly: true,
       handler: () => {
         journal.calls.push("tick");
         journal.ticks += 1;
@@ -57,6 +62,7 @@ export function createHostCommands(): { commands: HostCommand[]; journal: HostJo
       name: "count",
       description: "Count one call under a key",
       signature: "count(flags: { key: string }): number",
+      readOnly: true,
       handler: (args) => {
         const key = String((args as { key?: unknown } | undefined)?.key ?? "");
         const next = (journal.counted.get(key) ?? 0) + 1;
@@ -68,6 +74,7 @@ export function createHostCommands(): { commands: HostCommand[]; journal: HostJo
       name: "whoami",
       description: "Report the job id the host sees",
       signature: "whoami(): string | null",
+      readOnly: true,
       handler: () => {
         journal.calls.push("whoami");
         const id = currentJobId();
