@@ -181,9 +181,14 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       index: specs.findIndex((spec) => spec.name === twice.name),
     });
   }
+  // An image answer becomes a HostImage on the main thread only: an image command is never on
+  // the lane (still read-only when marked lane).
   const laneCommands = [
     ...specs
-      .filter((spec) => spec.lane === true && (spec.method ?? spec.name) === spec.name)
+      .filter(
+        (spec) =>
+          spec.lane === true && spec.image !== true && (spec.method ?? spec.name) === spec.name,
+      )
       .map((spec) => spec.name),
     ...(options.laneCommands ?? []),
   ];

@@ -33,7 +33,8 @@ export interface LinkedCommandSpec {
   /**
    * True for a command that answers an image: its Python handler returns `image_result(png)`
    * (from `dcc_link`) and the script gets a `HostImage` (as an `ImageReference`; the MCP result
-   * carries the image itself). An answer that is not an image fails with `INVALID_IMAGE`.
+   * carries the image itself). An answer that is not an image fails with `INVALID_IMAGE`. An
+   * image command runs through the main thread even when marked `lane` (it is still read-only).
    */
   readonly image?: boolean | undefined;
 }

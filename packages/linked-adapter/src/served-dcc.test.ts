@@ -95,7 +95,11 @@ describe("a DCC started with serve() and prepareLinkedLaunch()", () => {
   });
 
   it("returns an image command's PNG as a HostImage, and refuses an answer that is none", async () => {
-    const { run } = await started();
+    const { adapter, run } = await started();
+    // Read-only as marked, but never on the lane, whose answers would stay JSON.
+    const picture = adapter.commands().find((command) => command.name === "shop.picture");
+    expect(picture?.readOnly).toBe(true);
+    expect(adapter.dispatchLane?.()).toBeUndefined();
     const image = await run("shop.picture", { width: 3 });
     expect(HostImage.is(image)).toBe(true);
     expect(image).toMatchObject({ mimeType: "image/png", width: 3, height: 1 });
