@@ -58,6 +58,14 @@ def _data_folder(data_folder: Union[None, str, DataFolder]) -> Optional[DataFold
     return DataFolder(value)
 
 
+def _from_caller(specs: Specs, depth: int) -> Specs:
+    """A relative spec path taken from the folder of the script ``depth`` frames up."""
+    if not isinstance(specs, str) or os.path.isabs(specs):
+        return specs
+    caller = sys._getframe(depth + 1).f_globals.get("__file__")
+    return os.path.join(os.path.dirname(os.path.abspath(caller)) if caller else os.getcwd(), specs)
+
+
 def _refusals_as_policy(handler: Handler) -> Handler:
     def guarded(params, call):
         try:
@@ -79,14 +87,10 @@ def command_dispatcher(
     data_folder: Union[None, str, DataFolder] = None,
     wrap: Optional[Callable[[Handler], Handler]] = None,
     transaction_methods: Sequence[str] = TRANSACTION_METHODS,
-    _caller_depth: int = 1,
 ) -> Dispatcher:
     """The ``Dispatcher`` ``serve`` serves (see ``serve`` for the arguments)."""
+    specs = _from_caller(specs, 1)
     if isinstance(specs, str):
-        if not os.path.isabs(specs):
-            caller = sys._getframe(_caller_depth).f_globals.get("__file__")
-            base = os.path.dirname(os.path.abspath(caller)) if caller else os.getcwd()
-            specs = os.path.join(base, specs)
         specs = load_command_specs(specs)
     folder = _data_folder(data_folder)
     table = handlers(folder) if callable(handlers) else handlers
@@ -127,7 +131,6 @@ def serve(
       a handler is ``handler(params: dict, call: Call) -> JSON value``.
 
     Raises ``CommandSpecError`` when a spec has no handler or a handler no spec."""
-    dispatcher = command_dispatcher(
-        specs, handlers, transaction, data_folder, wrap, transaction_methods, _caller_depth=2
-    )
+    specs = _from_caller(specs, 1)
+    dispatcher = command_dispatcher(specs, handlers, transaction, data_folder, wrap, transaction_methods)
     serve_blocking(dispatcher)
