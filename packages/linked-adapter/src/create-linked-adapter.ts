@@ -142,6 +142,7 @@ export interface LinkedAdapter extends DccAdapter {
  * or attached; each spec a command; link failures and Python `HandlerError`s as `CommandError`s
  * a script can catch; `close` ends a launched DCC, also during a stuck call.
  * @throws {TypeError} without `launch` or `attach`.
+ * @throws {CommandSpecError} when a command of `commands` has a spec's name.
  */
 export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapter {
   if (options.launch === undefined && options.attach === undefined) {

@@ -79,8 +79,9 @@ export interface LinkedHostOptions {
  *
  * A restart nobody was told about (the host died between two commands, or after the caller had
  * stopped waiting) fails the next command once with `HOST_GONE`, `completion: "not_started"`,
- * saying why: otherwise it would act on a fresh host as if nothing had happened. A host that dies is reported `restarting` (`onStatus`; calls wait for the new one) until it is
- * back, then `ready`. Too many crashes in a row make it `unavailable` and retry after a back-off.
+ * saying why: otherwise it would act on a fresh host as if nothing had happened. A host that
+ * dies is reported `restarting` (`onStatus`; calls wait for the new one) until it is back, then
+ * `ready`. Too many crashes in a row make it `unavailable` and retry after a back-off.
  */
 export class LinkedHost implements LinkedConnection {
   readonly #options: LinkedHostOptions;
