@@ -1,11 +1,8 @@
-import { mkdir, realpath } from "node:fs/promises";
-import { delimiter, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { linkPythonPath } from "@dcc/link";
 import {
   createLinkedAdapter,
   type LinkedAdapter,
   type LinkedHostEvent,
+  prepareLinkedLaunch,
   readCommandSpecs,
 } from "@dcc/linked-adapter";
 
@@ -22,34 +19,29 @@ export interface TinyAdapterOptions {
 }
 
 // Beside src/ and dist/ alike.
-const pythonDir = fileURLToPath(new URL("../python", import.meta.url));
 const specs = readCommandSpecs(new URL("../python/tiny_dcc/commands.json", import.meta.url));
 
 /**
  * The adapter of the tiny DCC: a stdlib-only Python program behind `@dcc/link`, launched on
- * `start`, restarted after a crash, ended on `close`. Its commands are declared once, in
- * `python/tiny_dcc/commands.json`; everything else comes from `@dcc/linked-adapter`.
+ * `start`, restarted after a crash, ended on `close`; each script one undo step. Its commands
+ * are declared once, in `python/tiny_dcc/commands.json`; the rest comes from the kit.
  */
 export function createTinyAdapter(options: TinyAdapterOptions): LinkedAdapter {
   const adapter = createLinkedAdapter({
     dccName: "tiny",
     displayName: "TinyDCC",
-    launch: async () => {
-      await mkdir(options.dataDir, { recursive: true });
-      const dataDir = await realpath(resolve(options.dataDir));
-      return {
-        command: options.python ?? "python3",
-        args: ["-S", `${pythonDir}/tiny_dcc/startup.py`],
-        env: {
-          PYTHONPATH: [linkPythonPath(), pythonDir].join(delimiter),
-          TINY_DCC_DATA_DIR: dataDir,
-        },
-        // In @dcc/link's OS sandbox (on by default where it runs) the DCC sees its own Python
-        // and the data folder, and nothing else of the host's files.
-        sandboxPaths: { readOnly: [pythonDir], readWrite: [dataDir] },
-      };
-    },
+    // In @dcc/link's OS sandbox (on by default where it runs) the DCC sees its own Python and
+    // the data folder, and nothing else of the host's files.
+    launch: () =>
+      prepareLinkedLaunch({
+        displayName: "TinyDCC",
+        executable: options.python ?? "python3",
+        args: ["-S", new URL("../python/tiny_dcc/startup.py", import.meta.url)],
+        pythonPath: [new URL("../python", import.meta.url)],
+        dataDir: options.dataDir,
+      }),
     specs,
+    transaction: true,
     restartNote: "with an empty scene",
     onOutput: options.onOutput,
   });

@@ -1,6 +1,7 @@
 // The example app as a user runs it: a Node process serving MCP over HTTP, its tiny DCC a real
 // Python process behind @dcc/link, driven by the official MCP client end to end: a command, the
-// DCC's errors, a cancel, and a SIGKILL of the Python side survived with the restart notice.
+// DCC's errors, transactions, a capture, a cancel, and a SIGKILL of the Python side survived
+// with the restart notice.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,10 +77,12 @@ interface Outcome {
   errorCode?: string;
   message?: string;
   error?: string;
+  transaction?: unknown;
+  rollback?: unknown;
 }
 
 describe("the linked example app", { timeout: 300_000 }, () => {
-  it("serves the tiny DCC over MCP: commands, errors, a cancel and a SIGKILL survived", async () => {
+  it("serves the tiny DCC over MCP: commands, errors, undo, a capture, a cancel and a SIGKILL survived", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "dcc-tiny-"));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = spawn(
@@ -128,6 +131,12 @@ describe("the linked example app", { timeout: 300_000 }, () => {
         ],
         saved: { path: join("out", "scene.json") },
       },
+      // One undo step, and the file it wrote as the script named it.
+      transaction: {
+        rolledBack: false,
+        undoStep: expect.any(String),
+        filesWritten: ["out/scene.json"],
+      },
     });
     expect(existsSync(join(dataDir, "out", "scene.json"))).toBe(true);
     const firstPid = (made.output as { info: { pid: number } }).info.pid;
@@ -152,7 +161,7 @@ describe("the linked example app", { timeout: 300_000 }, () => {
       {
         code: "POLICY",
         message: expect.stringContaining("path '../outside.json' (resolves to"),
-        data: { rule: "data-folder" },
+        data: { rule: "data-folder", argument: "path" },
       },
       {
         code: "INVALID_ARGS",
@@ -165,6 +174,23 @@ describe("the linked example app", { timeout: 300_000 }, () => {
     expect(uncaught.error).toContain(
       "CommandError (NOT_FOUND, from scene.delete): no object named 'nope'",
     );
+    expect(uncaught.rollback).toMatchObject({ rolledBack: false, reason: "nothing_to_undo" });
+
+    // A script that fails after a change is undone as a whole.
+    const undone = await run(
+      client,
+      `dispatch("scene.create", { name: "cone" }); dispatch("scene.delete", { name: "box" }); throw new Error("no");`,
+    );
+    expect(undone).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    const names = await run(client, `return dispatch("scene.list").map((item) => item.name);`);
+    expect(names.output).toEqual(["box", "ball"]);
+
+    // A capture is an image the MCP result carries: a bar per object, 4 pixels wide, 16 high.
+    const captured = await call(client, `return dispatch("scene.capture");`);
+    const image = captured.content.find((part) => part.type === "image");
+    expect(image?.mimeType).toBe("image/png");
+    const png = Buffer.from(image?.data ?? "", "base64");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([8, 16]);
 
     // A cancelled bake stops at its next frame; the DCC stays up.
     const controller = new AbortController();

@@ -4,6 +4,7 @@ import { linkPythonPath } from "@dcc/link";
 import { afterEach, describe, expect, it } from "vitest";
 import { kitHostScript, kitSpecsFile, python } from "./__fixtures__/python.ts";
 import { processAlive, waitUntil } from "./__fixtures__/wait.ts";
+import { CommandSpecError } from "./command-spec-error.ts";
 import {
   createLinkedAdapter,
   type LinkedAdapter,
@@ -242,5 +243,49 @@ describe("createLinkedAdapter over a real Python host", () => {
 
   it("needs a launch or an attach", () => {
     expect(() => createLinkedAdapter({ dccName: "kit" })).toThrow(/needs launch or attach/);
+  });
+});
+
+describe("createLinkedAdapter's own commands beside the specs", () => {
+  const own = {
+    name: "kit.snapshot",
+    signature: "kit.snapshot(): Image",
+    description: "A picture of the viewport",
+    argsSchema: { type: "object", properties: {} },
+    handler: () => null,
+  };
+
+  it("refuses at once a command of its own with a spec's name, naming both", () => {
+    let caught: unknown;
+    try {
+      createLinkedAdapter({
+        dccName: "kit",
+        launch: () => ({ command: python }),
+        specs,
+        commands: () => [{ ...own, name: "kit.pid" }],
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CommandSpecError);
+    expect((caught as CommandSpecError).message).toContain(
+      'createLinkedAdapter (kit): "kit.pid" is both a command spec and one of commands',
+    );
+    expect((caught as CommandSpecError).index).toBe(specs.findIndex((s) => s.name === "kit.pid"));
+  });
+
+  it("finds a command of its own in the default catalog, with no spec for it", () => {
+    const adapter = createLinkedAdapter({
+      dccName: "kit",
+      launch: () => ({ command: python }),
+      specs,
+      commands: () => [own],
+    });
+    expect(adapter.catalog().search("viewport picture")[0]).toMatchObject({
+      name: "kit.snapshot",
+      signature: own.signature,
+      args: own.argsSchema,
+    });
+    expect(adapter.commands().map((command) => command.name)).toContain("kit.snapshot");
   });
 });

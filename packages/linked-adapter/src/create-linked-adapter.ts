@@ -1,4 +1,4 @@
-import { DccApiCatalog } from "@dcc/catalog";
+import { type CommandRecord, DccApiCatalog } from "@dcc/catalog";
 import type {
   CommandDefinition,
   DccAdapter,
@@ -8,6 +8,8 @@ import type {
 } from "@dcc/executor";
 import { CommandError } from "@dcc/executor";
 import type { LinkHeartbeatOptions } from "@dcc/link";
+import { CommandSpecError } from "./command-spec-error.ts";
+import { imageAnswer } from "./internal/image-answer.ts";
 import type { LinkedLaneData } from "./internal/linked-dispatch-lane.ts";
 import { keywordArgs } from "./keyword-args.ts";
 import type { CreateCommandError } from "./link-command-error.ts";
@@ -62,12 +64,22 @@ export interface LinkedAdapterOptions
   attach?: LinkedAttachOptions | undefined;
   /**
    * Commands served as their spec says: `method` (default the name) called with the keyword
-   * arguments (`{}` when none). Their records make the default catalog.
+   * arguments (`{}` when none); a spec marked `image` answers a `HostImage`. Their records make
+   * the default catalog.
    */
   specs?: readonly LinkedCommandSpec[] | undefined;
-  /** Further commands with handlers of their own, e.g. one per catalog entry of a big API. */
+  /**
+   * Further commands with handlers of their own, e.g. one per catalog entry of a big API. Called
+   * once, by `createLinkedAdapter` (the caller reaches the DCC once `start` ran). A name that a
+   * spec also has is refused at once ({@link CommandSpecError}): a command is a spec or one of
+   * these, never both. Each is in the default catalog under its own `signature` and
+   * `description`.
+   */
   commands?: ((caller: LinkedCaller) => readonly CommandDefinition[]) | undefined;
-  /** What search looks in. Default: a catalog of the specs' records ({@link commandSpecRecord}). */
+  /**
+   * What search looks in. Default: a catalog of the specs' records ({@link commandSpecRecord})
+   * and of `commands`' (name, signature, description and `argsSchema` as `args`).
+   */
   catalog?: (() => DccApiCatalog) | undefined;
   /**
    * Further read-only commands the dispatch lane may run, besides specs marked `lane`; their
@@ -77,8 +89,10 @@ export interface LinkedAdapterOptions
   /**
    * The DCC-side methods of a script's transaction: with them the adapter has
    * `beginTransaction` (an undo chunk per script, rolled back when the script fails), else none.
+   * `true` uses {@link linkedTransactionMethods}, the methods `serve(transaction=...)` of
+   * `dcc_link` registers (in no spec file, so scripts never see them).
    */
-  transaction?: LinkedTransactionMethods | undefined;
+  transaction?: LinkedTransactionMethods | true | undefined;
   /**
    * See {@link DccAdapter.scriptsAtOnce}. Default: no limit beyond the sandbox pool's size.
    * Scripts' changes never interleave whatever this is (a script holds the DCC from its first
@@ -95,7 +109,12 @@ export interface LinkedAdapterOptions
 
 /** A linked adapter, with its connection for tests and embedding. */
 export interface LinkedAdapter extends DccAdapter {
-  /** The DCC's process id (from the connection file when attached). */
+  /**
+   * The id of the process the adapter launched and ends: the DCC's own, or bubblewrap's when
+   * `sandboxed` (the DCC runs as its child in a PID namespace of its own, where its
+   * `os.getpid()` is another number; signal this one, and the sandbox ends the DCC with it).
+   * From the connection file when attached. Undefined before `start`.
+   */
   readonly pid: number | undefined;
   /** How many times the DCC was launched or attached, restarts included. */
   readonly launches: number;
@@ -123,6 +142,7 @@ export interface LinkedAdapter extends DccAdapter {
  * or attached; each spec a command; link failures and Python `HandlerError`s as `CommandError`s
  * a script can catch; `close` ends a launched DCC, also during a stuck call.
  * @throws {TypeError} without `launch` or `attach`.
+ * @throws {CommandSpecError} when a command of `commands` has a spec's name.
  */
 export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapter {
   if (options.launch === undefined && options.attach === undefined) {
@@ -152,9 +172,24 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       return connection.call(command, method, params, signal);
     },
   };
+  // Built once, so a name both a spec and a command of its own fails here, not in the server.
+  const ownCommands = options.commands?.(caller) ?? [];
+  const specNames = new Set(specs.map((spec) => spec.name));
+  const twice = ownCommands.find((command) => specNames.has(command.name));
+  if (twice !== undefined) {
+    throw new CommandSpecError({
+      message: `createLinkedAdapter (${options.dccName}): "${twice.name}" is both a command spec and one of commands; keep one (a spec marked "image" answers an image itself, and a command of commands is found by search under its own signature and description)`,
+      index: specs.findIndex((spec) => spec.name === twice.name),
+    });
+  }
+  // An image answer becomes a HostImage on the main thread only: an image command is never on
+  // the lane (still read-only when marked lane).
   const laneCommands = [
     ...specs
-      .filter((spec) => spec.lane === true && (spec.method ?? spec.name) === spec.name)
+      .filter(
+        (spec) =>
+          spec.lane === true && spec.image !== true && (spec.method ?? spec.name) === spec.name,
+      )
       .map((spec) => spec.name),
     ...(options.laneCommands ?? []),
   ];
@@ -205,13 +240,15 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     description: spec.description,
     // A lane command is read-only by definition (it may run twice, on another connection).
     ...(spec.lane === true ? { readOnly: true } : {}),
-    handler: (args, context) =>
-      caller.call(
+    handler: async (args, context) => {
+      const answer = await caller.call(
         spec.name,
         spec.method ?? spec.name,
         keywordArgs(spec.name, args, create),
         context.signal,
-      ),
+      );
+      return spec.image === true ? imageAnswer(spec.name, answer, create) : answer;
+    },
   });
 
   const adapter: LinkedAdapter = {
@@ -246,7 +283,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     commands: () => [
       ...specs.map(specCommand),
       // The further lane commands are reads too, unless their definition says otherwise.
-      ...(options.commands?.(caller) ?? []).map((command) =>
+      ...ownCommands.map((command) =>
         command.readOnly === undefined && laneCommands.includes(command.name)
           ? { ...command, readOnly: true }
           : command,
@@ -256,7 +293,10 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       catalog ??=
         options.catalog?.() ??
         new DccApiCatalog(options.dccName, {
-          commands: specs.map((spec) => commandSpecRecord(spec)),
+          commands: [
+            ...specs.map((spec) => commandSpecRecord(spec)),
+            ...ownCommands.map(ownRecord),
+          ],
         });
       return catalog;
     },
@@ -279,7 +319,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       await connection?.close();
     },
   };
-  const transaction = options.transaction;
+  const transaction = options.transaction === true ? linkedTransactionMethods : options.transaction;
   if (transaction !== undefined) {
     adapter.beginTransaction = (init) =>
       beginLinkedTransaction(
@@ -298,6 +338,25 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     adapter.executeDescription = options.executeDescription;
   }
   return adapter;
+}
+
+/**
+ * The link methods of a transaction that `transaction: true` calls and `serve(transaction=...)`
+ * of `dcc_link` registers (`TRANSACTION_METHODS` there).
+ */
+export const linkedTransactionMethods: LinkedTransactionMethods = Object.freeze({
+  begin: "dcc.transaction.begin",
+  end: "dcc.transaction.end",
+});
+
+/** A command of its own as a catalog record, like a spec's. */
+function ownRecord(command: CommandDefinition): CommandRecord {
+  return {
+    name: command.name,
+    signature: command.signature ?? "",
+    description: command.description ?? "",
+    ...(command.argsSchema === undefined ? {} : { args: command.argsSchema }),
+  };
 }
 
 // Built code loads the built lane module; tests, which run the sources, load the source one.

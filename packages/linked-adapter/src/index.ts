@@ -4,9 +4,10 @@
  * `createLinkedAdapter` turns a launch (or a plug-in's connection file) and a list of command
  * specs into a `DccAdapter` that restarts a crashed DCC, tells the next command it was restarted,
  * backs off a crash loop, and maps link failures and the DCC's own errors into `CommandError`s.
+ * `prepareLinkedLaunch` builds the launch (executable, data folder, Python path, sandbox paths).
  * The pieces (`LinkedHost`, `LinkedAttachment`, `linkCommandError`, `readCommandSpecs`, …) are
  * exported for adapters that need more. The DCC side registers the same specs with
- * `register_commands` from `@dcc/link`'s Python package `dcc_link`.
+ * `serve` (or `register_commands`) from `@dcc/link`'s Python package `dcc_link`.
  */
 
 export type { CommandSpecErrorOptions } from "./command-spec-error.ts";
@@ -16,7 +17,7 @@ export type {
   LinkedAdapterOptions,
   LinkedAttachOptions,
 } from "./create-linked-adapter.ts";
-export { createLinkedAdapter } from "./create-linked-adapter.ts";
+export { createLinkedAdapter, linkedTransactionMethods } from "./create-linked-adapter.ts";
 export { keywordArgs } from "./keyword-args.ts";
 export type { CreateCommandError, LinkCommandErrorOptions } from "./link-command-error.ts";
 export { isHostGone, linkCommandError } from "./link-command-error.ts";
@@ -34,3 +35,5 @@ export type { LinkedCrashLoop, LinkedHostOptions, LinkedLaunch } from "./linked-
 export { LinkedHost } from "./linked-host.ts";
 export type { LinkedTransactionHost, LinkedTransactionMethods } from "./linked-transaction.ts";
 export { beginLinkedTransaction } from "./linked-transaction.ts";
+export type { PrepareLinkedLaunchOptions } from "./prepare-linked-launch.ts";
+export { prepareLinkedLaunch } from "./prepare-linked-launch.ts";

@@ -48,6 +48,7 @@ describe("command specs", () => {
       /"examples" of a\.b must be an array of strings/,
     ],
     [JSON.stringify([{ ...good, lane: "yes" }]), /"lane" of a\.b must be true or false/],
+    [JSON.stringify([{ ...good, image: 1 }]), /"image" of a\.b must be true or false/],
   ])("refuses %s naming what is wrong", (text, message) => {
     const file = specFile(text);
     let caught: unknown;

@@ -30,6 +30,13 @@ export interface LinkedCommandSpec {
    * connection (the dispatch lane) and run it again through the main thread if that breaks.
    */
   readonly lane?: boolean | undefined;
+  /**
+   * True for a command that answers an image: its Python handler returns `image_result(png)`
+   * (from `dcc_link`) and the script gets a `HostImage` (as an `ImageReference`; the MCP result
+   * carries the image itself). An answer that is not an image fails with `INVALID_IMAGE`. An
+   * image command runs through the main thread even when marked `lane` (it is still read-only).
+   */
+  readonly image?: boolean | undefined;
 }
 
 const specKeys = new Set([
@@ -40,6 +47,7 @@ const specKeys = new Set([
   "args",
   "method",
   "lane",
+  "image",
 ]);
 
 /**
@@ -115,8 +123,10 @@ export function checkCommandSpecs(specs: unknown, file?: string): readonly Linke
     ) {
       fail(`"method" of ${name} must be a non-empty string`);
     }
-    if (entry["lane"] !== undefined && typeof entry["lane"] !== "boolean") {
-      fail(`"lane" of ${name} must be true or false`);
+    for (const key of ["lane", "image"]) {
+      if (entry[key] !== undefined && typeof entry[key] !== "boolean") {
+        fail(`"${key}" of ${name} must be true or false`);
+      }
     }
   });
   return deepFreeze(specs as LinkedCommandSpec[]);

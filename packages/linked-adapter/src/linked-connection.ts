@@ -47,7 +47,10 @@ export interface LinkedConnection {
   onEvent(listener: (event: LinkedHostEvent) => void): () => void;
   /** Releases the connection (and ends a launched host). Final. */
   close(): Promise<void>;
-  /** The host's process id, when known. */
+  /**
+   * The id of the process that was launched (bubblewrap's under the OS sandbox, see
+   * `LinkedHost.pid`), or the attached DCC's from its connection file; undefined when unknown.
+   */
   readonly pid: number | undefined;
   /** How many times the host was launched or attached, the first included. */
   readonly launches: number;

@@ -79,9 +79,9 @@ export interface LinkedHostOptions {
  *
  * A restart nobody was told about (the host died between two commands, or after the caller had
  * stopped waiting) fails the next command once with `HOST_GONE`, `completion: "not_started"`,
- * saying why: otherwise it would act on a fresh host as if nothing had happened. Too many
- * A host that dies is reported `restarting` (`onStatus`; calls wait for the new one) until it is
- * back, then `ready`. Too many crashes in a row make it `unavailable` and retry after a back-off.
+ * saying why: otherwise it would act on a fresh host as if nothing had happened. A host that
+ * dies is reported `restarting` (`onStatus`; calls wait for the new one) until it is back, then
+ * `ready`. Too many crashes in a row make it `unavailable` and retry after a back-off.
  */
 export class LinkedHost implements LinkedConnection {
   readonly #options: LinkedHostOptions;
@@ -119,7 +119,11 @@ export class LinkedHost implements LinkedConnection {
     });
   }
 
-  /** The running host's process id (of the wrapper, for a wrapped launch). */
+  /**
+   * The id of the process this host launched and ends: the DCC's own, a wrapper's (`xvfb-run`),
+   * or bubblewrap's when {@link LinkedHost.sandboxed} (the DCC then runs in a PID namespace of
+   * its own, where its `os.getpid()` is another number).
+   */
   get pid(): number | undefined {
     return this.#process.pid;
   }

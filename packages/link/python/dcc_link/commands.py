@@ -6,7 +6,8 @@ runs.
 A spec file is a JSON array of objects: ``name``, ``signature``, ``description``, and optionally
 ``examples``, ``args`` (a JSON Schema object: ``type: "object"``, ``properties``, ``required``,
 ``additionalProperties``; per property ``type``, ``enum``, ``items``, ``minimum``, ``maximum``),
-``method`` (the link method, default ``name``) and ``lane`` (true for a read-only command).
+``method`` (the link method, default ``name``), ``lane`` (true for a read-only command) and
+``image`` (true for a command that answers ``image_result(...)``: the script gets an image).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from .errors import HandlerError
 
 INVALID_ARGS = "INVALID_ARGS"
 
-_SPEC_KEYS = frozenset(["name", "signature", "description", "examples", "args", "method", "lane"])
+_SPEC_KEYS = frozenset(
+    ["name", "signature", "description", "examples", "args", "method", "lane", "image"]
+)
 _TYPES = {
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
@@ -69,6 +72,9 @@ def check_command_specs(specs: Any, where: str = "the specs") -> None:
         args = spec.get("args")
         if args is not None and (not isinstance(args, dict) or args.get("type") != "object"):
             fail(f"'args' of {spec['name']} must be a JSON Schema with \"type\": \"object\"")
+        for key in ("lane", "image"):
+            if key in spec and not isinstance(spec[key], bool):
+                fail(f"{key!r} of {spec['name']} must be true or false")
 
 
 def _type_name(value: Any) -> str:
