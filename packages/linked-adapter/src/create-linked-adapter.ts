@@ -70,10 +70,11 @@ export interface LinkedAdapterOptions
   specs?: readonly LinkedCommandSpec[] | undefined;
   /**
    * Further commands with handlers of their own, e.g. one per catalog entry of a big API. Called
-   * once, by `createLinkedAdapter` (the caller reaches the DCC once `start` ran). A name that a
-   * spec also has is refused at once ({@link CommandSpecError}): a command is a spec or one of
-   * these, never both. Each is in the default catalog under its own `signature` and
-   * `description`.
+   * by `createLinkedAdapter`, so that a name a spec also has is refused at once
+   * ({@link CommandSpecError}: a command is a spec or one of these, never both), and again each
+   * time the adapter's commands or default catalog are read (after `start`, so they may be the
+   * running DCC's own; the caller reaches the DCC once `start` ran). Each is in the default
+   * catalog under its own `signature` and `description`.
    */
   commands?: ((caller: LinkedCaller) => readonly CommandDefinition[]) | undefined;
   /**
@@ -172,16 +173,21 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       return connection.call(command, method, params, signal);
     },
   };
-  // Built once, so a name both a spec and a command of its own fails here, not in the server.
-  const ownCommands = options.commands?.(caller) ?? [];
+  // Read here, so a name both a spec and a command of its own fails at creation, not in the
+  // server; read again when the commands are (they may depend on the DCC that started).
   const specNames = new Set(specs.map((spec) => spec.name));
-  const twice = ownCommands.find((command) => specNames.has(command.name));
-  if (twice !== undefined) {
-    throw new CommandSpecError({
-      message: `createLinkedAdapter (${options.dccName}): "${twice.name}" is both a command spec and one of commands; keep one (a spec marked "image" answers an image itself, and a command of commands is found by search under its own signature and description)`,
-      index: specs.findIndex((spec) => spec.name === twice.name),
-    });
-  }
+  const ownCommands = (): readonly CommandDefinition[] => {
+    const own = options.commands?.(caller) ?? [];
+    const twice = own.find((command) => specNames.has(command.name));
+    if (twice !== undefined) {
+      throw new CommandSpecError({
+        message: `createLinkedAdapter (${options.dccName}): "${twice.name}" is both a command spec and one of commands; keep one (a spec marked "image" answers an image itself, and a command of commands is found by search under its own signature and description)`,
+        index: specs.findIndex((spec) => spec.name === twice.name),
+      });
+    }
+    return own;
+  };
+  ownCommands();
   // An image answer becomes a HostImage on the main thread only: an image command is never on
   // the lane (still read-only when marked lane).
   const laneCommands = [
@@ -283,7 +289,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     commands: () => [
       ...specs.map(specCommand),
       // The further lane commands are reads too, unless their definition says otherwise.
-      ...ownCommands.map((command) =>
+      ...ownCommands().map((command) =>
         command.readOnly === undefined && laneCommands.includes(command.name)
           ? { ...command, readOnly: true }
           : command,
@@ -295,7 +301,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
         new DccApiCatalog(options.dccName, {
           commands: [
             ...specs.map((spec) => commandSpecRecord(spec)),
-            ...ownCommands.map(ownRecord),
+            ...ownCommands().map(ownRecord),
           ],
         });
       return catalog;
