@@ -50,8 +50,8 @@ export interface BlenderAdapterOptions {
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
   /**
    * The OS sandbox around a launched Blender (Linux, bubblewrap; every `window` mode): `auto`
-   * (default) where it works, else a one-time warning and none; `on` refuses to start without
-   * it; `off` is the opt-out. Sandboxed, Blender sees the system, its install, this package's
+   * where it works, else a one-time warning and none; `on` refuses to start without it; `off`
+   * is the opt-out. Unset, the environment variable `DCC_SANDBOX` decides, else `auto`. Sandboxed, Blender sees the system, its install, this package's
    * Python and the data folder (writable), and nothing else of the host; no network. An
    * attached Blender (`attach`) is never sandboxed: its policy alone guards it.
    */

@@ -33,7 +33,10 @@ export interface BlenderLaunchSettings {
   policy?: BlenderPolicy | undefined;
   /** The environment to find executables in. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** The OS sandbox around Blender (see `@dcc/link`'s `DccProcessOptions.sandbox`). Default `auto`. */
+  /**
+   * The OS sandbox around Blender (see `@dcc/link`'s `DccProcessOptions.sandbox`). Unset, the
+   * launch leaves it unset too, so `@dcc/link` decides by `DCC_SANDBOX`, else `auto`.
+   */
   sandbox?: DccSandboxMode | undefined;
 }
 
@@ -72,7 +75,11 @@ function sandboxPaths(
  * @throws {BlenderNotFoundError} when Blender (or `xvfb-run` for `xvfb`) is missing.
  */
 export function blenderLaunch(settings: BlenderLaunchSettings): BlenderLaunch {
-  const sandbox = { sandbox: settings.sandbox ?? "auto", sandboxPaths: sandboxPaths(settings) };
+  // Unset stays unset: `@dcc/link` owns the rule (the option, else DCC_SANDBOX, else auto).
+  const sandbox = {
+    ...(settings.sandbox === undefined ? {} : { sandbox: settings.sandbox }),
+    sandboxPaths: sandboxPaths(settings),
+  };
   const blender = findBlender({ blenderBin: settings.blenderBin, env: settings.env });
   const common = ["--factory-startup", "--disable-autoexec", "--python-exit-code", "1"];
   const script = ["--python", blenderStartupScript()];
