@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,13 @@ import { fileURLToPath } from "node:url";
 import type { DccHostStatus } from "@dcc/executor";
 import { createAdapterExecutor } from "@dcc/executor";
 import { linkPythonPath } from "@dcc/link";
-import { assertBlender, describeWithBlender, processAlive, waitFor } from "@dcc/test-support";
+import {
+  assertBlender,
+  describeWithBlender,
+  processAlive,
+  spawnTied,
+  waitFor,
+} from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BlenderAdapter, createBlenderAdapter } from "../src/index.ts";
 import { watchMainThread } from "./support/blender-session.ts";
@@ -20,7 +26,8 @@ const scriptsDir = fileURLToPath(new URL("../python", import.meta.url));
  */
 function startInteractiveBlender(linkDir: string, dataDir: string, tempDir: string): ChildProcess {
   mkdirSync(tempDir, { recursive: true, mode: 0o700 });
-  return spawn(
+  // Tied to this worker: if it is killed, the reaper ends xvfb-run, Xvfb and Blender.
+  return spawnTied(
     "xvfb-run",
     [
       "-a",
@@ -41,7 +48,7 @@ function startInteractiveBlender(linkDir: string, dataDir: string, tempDir: stri
         TMPDIR: tempDir,
       },
       stdio: "ignore",
-      detached: true,
+      tree: true,
     },
   );
 }
