@@ -80,8 +80,9 @@ if (mode === "end") {
     console.error(`ending ${left.length} processes of this run`);
     signalAll(left, "SIGTERM");
     const deadline = Date.now() + 10_000;
-    while ((left = processes()).length > 0 && Date.now() < deadline) {
+    while (left.length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
+      left = processes();
     }
     signalAll(left, "SIGKILL");
   }
