@@ -1,7 +1,8 @@
 // `@dcc/blender` benchmark: the Blender catalog (2,144 operators and the data commands) against
 // MiniSearch 7 on the same records in the same run: index build time, query latency, and
 // recall@1/@5 on the package's fixed agent-query set (test/fixtures/agent-queries.json); then,
-// where Blender is installed, the real-Blender figures of `host.mjs`.
+// where Blender is installed, the real-Blender figures of `host.mjs`, the captures' and the
+// recovery copy's cost (`recovery.mjs`).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBlenderCatalog } from "@dcc/blender";
@@ -9,6 +10,7 @@ import MiniSearch from "minisearch";
 import { commandTokenize, median, recall } from "../../../bench/support.mjs";
 import { runCaptureBench } from "./capture.mjs";
 import { runHostBench } from "./host.mjs";
+import { runRecoveryBench } from "./recovery.mjs";
 
 const queryFile = join(import.meta.dirname, "..", "test", "fixtures", "agent-queries.json");
 const builds = 7;
@@ -128,5 +130,8 @@ export async function run({ log, remainingMs }) {
   // The capture runs launch two more Blenders: they get what is left of the bench's time.
   const left = remainingMs - (performance.now() - moduleStart);
   rows.push(...(await runCaptureBench({ log, remainingMs: left })));
+  // The recovery copy's cost launches one more Blender, in what is left after the captures.
+  const rest = remainingMs - (performance.now() - moduleStart);
+  rows.push(...(await runRecoveryBench({ log, remainingMs: rest })));
   return rows;
 }

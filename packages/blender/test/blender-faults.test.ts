@@ -61,7 +61,8 @@ describeWithBlender("Blender killed mid-script", () => {
   let session: BlenderSession;
   beforeAll(async () => {
     assertBlender();
-    session = await startBlenderSession();
+    // The factory-scene restart: blender-recovery.test.ts covers the restore of a recovery copy.
+    session = await startBlenderSession({ recovery: false });
   });
   afterAll(async () => {
     await session?.close();
@@ -176,6 +177,7 @@ describeWithBlender("a host call that never returns", () => {
     assertBlender();
     // Only this test lifts the rule, to get a call Blender cannot interrupt.
     session = await startBlenderSession({
+      recovery: false, // the factory-scene restart, as above
       policy: { allow: ["python-scripts"] },
       callTimeoutMs: 5000,
       graceMs: 1000,

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import capture, data_api, echo, operators, render, stamps, transaction
+from . import capture, data_api, echo, operators, recovery, render, stamps, transaction
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -75,8 +75,11 @@ HANDLERS = {
     "blender.reset": reset,
     "blender.txn.begin": transaction.begin,
     "blender.txn.end": transaction.end,
+    "blender.recovery.save": recovery.save,
+    "blender.recovery.open": recovery.open_copy,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
+    "bench.save": recovery.bench_plain_save,
 }
 
 

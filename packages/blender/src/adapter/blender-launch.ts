@@ -31,6 +31,11 @@ export interface BlenderLaunchSettings {
   window: BlenderWindow;
   /** The host's policy. */
   policy?: BlenderPolicy | undefined;
+  /**
+   * A private folder for the recovery copy of the scene (`blender.recovery.save` and `open`),
+   * writable inside the OS sandbox. None: no copies are kept.
+   */
+  recoveryDir?: string | undefined;
   /** The environment to find executables in. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /**
@@ -53,7 +58,7 @@ export function blenderStartupScript(): string {
 
 /**
  * What the sandboxed Blender sees besides the system and its install: this package's Python
- * (read-only), the data folder (writable) and, on a real display, the X server's socket folder
+ * (read-only), the data folder and the recovery folder (writable) and, on a real display, the X server's socket folder
  * and authority file (read-only).
  */
 function sandboxPaths(
@@ -64,7 +69,9 @@ function sandboxPaths(
     const env = settings.env ?? process.env;
     readOnly.push("/tmp/.X11-unix", env["XAUTHORITY"] ?? join(homedir(), ".Xauthority"));
   }
-  return { readOnly, readWrite: [settings.dataDir] };
+  const readWrite = [settings.dataDir];
+  if (settings.recoveryDir !== undefined) readWrite.push(settings.recoveryDir);
+  return { readOnly, readWrite };
 }
 
 /**
@@ -87,6 +94,9 @@ export function blenderLaunch(settings: BlenderLaunchSettings): BlenderLaunch {
     DCC_BLENDER_DATA_DIR: settings.dataDir,
     DCC_BLENDER_POLICY: JSON.stringify({ allow: [...(settings.policy?.allow ?? [])] }),
     DCC_BLENDER_LOOP: settings.window === "none" ? "blocking" : "pump",
+    ...(settings.recoveryDir === undefined
+      ? {}
+      : { DCC_BLENDER_RECOVERY_DIR: settings.recoveryDir }),
   };
   if (settings.window === "none") {
     const args = ["-b", ...common, ...script];
