@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +10,7 @@ import {
   describeWithBlender,
   processAlive,
   processesOf,
+  spawnTied,
   waitFor,
 } from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -325,7 +325,8 @@ describeWithBlender("leftovers", () => {
   /** Starts blender-parent.ts; resolves with it and Blender's session folder. */
   const startParent = async (window: string, sandbox: string) => {
     const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
-    const parent = spawn(
+    // Killed with this worker if the worker dies first; the test kills it itself otherwise.
+    const parent = spawnTied(
       process.execPath,
       ["--conditions=@dcc/source", "--import", "tsx", parentScript, dataDir, window, sandbox],
       { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] },

@@ -16,8 +16,11 @@ function realPython(): string {
   return python;
 }
 
-/** Options for {@link spawnTied}: Node's (but `detached`), and how the command is tied. */
-export interface SpawnTiedOptions extends Omit<SpawnOptions, "detached"> {
+/**
+ * Options for {@link spawnTied}: Node's (`detached` only without `tree`, which always is), and how
+ * the command is tied.
+ */
+export interface SpawnTiedOptions extends SpawnOptions {
   /**
    * `false` (default): the command itself is the child (same pid), killed by the kernel when
    * this process dies; for a command that starts nothing, or whose children end with it (a DCC
@@ -46,12 +49,13 @@ export function spawnTied(
   args: readonly string[],
   options: SpawnTiedOptions = {},
 ): ChildProcess {
-  const { tree = false, graceMs = 5000, stdio, ...rest } = options;
+  const { tree = false, graceMs = 5000, stdio, detached, ...rest } = options;
   if (!tree) {
     const wrapper = ["-S", reaperScript, "exec", String(process.pid), "--"];
     return spawn(realPython(), [...wrapper, command, ...args], {
       ...rest,
       ...(stdio === undefined ? {} : { stdio }),
+      ...(detached === undefined ? {} : { detached }),
     });
   }
   const streams =
