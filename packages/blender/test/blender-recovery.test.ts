@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LinkedRecoveryCopy } from "@dcc/linked-adapter";
 import { assertBlender, describeWithBlender, waitFor } from "@dcc/test-support";
@@ -84,5 +84,48 @@ describeWithBlender("a Blender killed and restarted (recovery copy)", () => {
     expect(existsSync(join(folder as string, "recovery.blend"))).toBe(true);
     await session.close();
     expect(existsSync(folder as string)).toBe(false);
+  });
+});
+
+describeWithBlender("a Blender ended for a command past its deadline (recovery copy)", () => {
+  let session: BlenderSession;
+  beforeAll(async () => {
+    assertBlender();
+    // Only this test lifts the rule, to get a call Blender cannot interrupt.
+    session = await startBlenderSession({
+      policy: { allow: ["python-scripts"] },
+      recovery: { minIntervalMs: 0 },
+      callTimeoutMs: 5000,
+      graceMs: 1000,
+    });
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it("tells the script it was ended, that long work belongs in an async job, and what came back", async () => {
+    writeFileSync(join(session.dataDir, "hang.py"), "import time\ntime.sleep(3600)\n");
+    const made = await session.run(`
+      dispatch("mesh.primitive_torus_add", {});
+      return dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort();`);
+    expect(outputOf<string[]>(made)).toEqual(["Camera", "Cube", "Light", "Torus"]);
+    await waitFor(
+      "the recovery copy of the torus",
+      () => session.adapter.recoveryCopy?.objects === 4,
+      120_000,
+    );
+    const result = await session.run(`
+      try { dispatch("script.python_file_run", { filepath: "hang.py" }); return "returned"; }
+      catch (e) { return { code: e.code, message: e.message,
+                           names: dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort() }; }`);
+    const seen = outputOf<{ code: string; message: string; names: string[] }>(result);
+    expect(seen.code).toBe("LINK_TIMEOUT");
+    expect(seen.message).toMatch(
+      /Blender was restarted with the scene restored from its recovery copy saved at \d\d:\d\d:\d\d UTC/,
+    );
+    expect(seen.message).toContain(
+      "Long work belongs in an async job: async: true with a larger timeout_secs.",
+    );
+    expect(seen.names).toEqual(["Camera", "Cube", "Light", "Torus"]);
   });
 });
