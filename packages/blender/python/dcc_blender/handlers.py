@@ -80,6 +80,7 @@ HANDLERS = {
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
     "bench.save": recovery.bench_plain_save,
+    "bench.populate": recovery.bench_populate,
 }
 
 

@@ -72,3 +72,25 @@ def bench_plain_save(params, call, policy) -> Dict[str, Any]:
     if "FINISHED" not in result:
         raise HandlerError("FAILED", f"wm.save_as_mainfile answered {sorted(result)}")
     return {"saved": True, "seconds": time.perf_counter() - started}
+
+
+def bench_populate(params, call, policy) -> Dict[str, Any]:
+    """For the benchmark: replaces the scene's objects with ``count`` cubes, each its own mesh."""
+    count = int(params.get("count", 0))
+    if not 0 <= count <= 100_000:
+        raise HandlerError("INVALID_ARGS", "count must be between 0 and 100000")
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj, do_unlink=True)
+    collection = bpy.context.scene.collection
+    template = bpy.data.meshes.new("bench-cube")
+    template.from_pydata(
+        [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)],
+        [],
+        [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)],
+    )
+    for index in range(count):
+        obj = bpy.data.objects.new(f"Cube.{index:05d}", template.copy())
+        obj.location = (index % 100 * 3, index // 100 * 3, 0)
+        collection.objects.link(obj)
+    bpy.data.meshes.remove(template)
+    return {"objects": len(bpy.data.objects)}
