@@ -55,6 +55,7 @@ try {
     scriptsDir: config.scriptsDir,
     blenderWindow: config.blenderWindow,
     maya: config.maya,
+    sandbox: config.sandbox,
     ...(config.blenderAttach === undefined ? {} : { blenderAttach: config.blenderAttach }),
     ...(config.dcc === undefined ? {} : { dcc: config.dcc }),
     ...(config.token === undefined ? {} : { token: config.token }),

@@ -2,14 +2,14 @@
 // DCC Link add-on, and the CLI attached to it with --blender-attach (its connection file, and
 // auto, which finds the file where the add-on writes it). Through MCP on both revisions, a script
 // changes the scene and sees it in a capture.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { linkPythonPath } from "@dcc/link";
 import { revisions, type TestClient, type ToolResult } from "@dcc/mcp-test-clients";
-import { assertBlender, describeWithBlender } from "@dcc/test-support";
+import { assertBlender, describeWithBlender, spawnTied } from "@dcc/test-support";
 import { decode } from "fast-png";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -75,7 +75,8 @@ describeWithBlender(
       folder = mkdtempSync(join(tmpdir(), "dcc-cli-attach-"));
       mkdirSync(join(folder, "tmp"), { mode: 0o700 });
       const { DCC_BLENDER_LINK_DIR: _unset, ...env } = process.env;
-      blender = spawn(
+      // Tied to this worker: if it is killed, the reaper ends xvfb-run, Xvfb and Blender.
+      blender = spawnTied(
         "xvfb-run",
         [
           "-a",
@@ -95,7 +96,7 @@ describeWithBlender(
             DCC_BLENDER_DATA_DIR: join(folder, "data"),
           },
           stdio: "ignore",
-          detached: true,
+          tree: true,
         },
       );
       await until(

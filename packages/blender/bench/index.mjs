@@ -1,8 +1,8 @@
 // `@dcc/blender` benchmark: the Blender catalog (2,144 operators and the data commands) against
 // MiniSearch 7 on the same records in the same run: index build time, query latency, and
 // recall@1/@5 on the package's fixed agent-query set (test/fixtures/agent-queries.json); then,
-// where Blender is installed, the real-Blender figures of `host.mjs` and the scene-size sweep of
-// `scene-sweep.mjs`.
+// where Blender is installed, the real-Blender figures of `host.mjs`, the scene-size sweep of
+// `scene-sweep.mjs`, the captures' and the recovery copy's cost (`recovery.mjs`).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import MiniSearch from "minisearch";
 import { commandTokenize, median, recall } from "../../../bench/support.mjs";
 import { runCaptureBench } from "./capture.mjs";
 import { runHostBench } from "./host.mjs";
+import { runRecoveryBench } from "./recovery.mjs";
 import { runSceneSweep } from "./scene-sweep.mjs";
 
 const queryFile = join(import.meta.dirname, "..", "test", "fixtures", "agent-queries.json");
@@ -134,10 +135,12 @@ export async function run({ log, remainingMs }) {
   rows.push(...(await runHostBench({ log })));
   const left = () => remainingMs - (performance.now() - moduleStart);
   if (hasBlender()) {
-    // The sweep keeps a minute of what is left for the captures.
-    rows.push(...(await runSceneSweep({ log, remainingMs: left() - 60_000 })));
+    // The sweep keeps a minute and a half of what is left for the captures and recovery copies.
+    rows.push(...(await runSceneSweep({ log, remainingMs: left() - 90_000 })));
   }
   // The capture runs launch two more Blenders: they get what is left of the bench's time.
   rows.push(...(await runCaptureBench({ log, remainingMs: left() })));
+  // The recovery copy's cost launches one more Blender, in what is left after the captures.
+  rows.push(...(await runRecoveryBench({ log, remainingMs: left() })));
   return rows;
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +10,7 @@ import {
   describeWithBlender,
   processAlive,
   processesOf,
+  spawnTied,
   waitFor,
 } from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -61,7 +61,8 @@ describeWithBlender("Blender killed mid-script", () => {
   let session: BlenderSession;
   beforeAll(async () => {
     assertBlender();
-    session = await startBlenderSession();
+    // The factory-scene restart: blender-recovery.test.ts covers the restore of a recovery copy.
+    session = await startBlenderSession({ recovery: false });
   });
   afterAll(async () => {
     await session?.close();
@@ -176,6 +177,7 @@ describeWithBlender("a host call that never returns", () => {
     assertBlender();
     // Only this test lifts the rule, to get a call Blender cannot interrupt.
     session = await startBlenderSession({
+      recovery: false, // the factory-scene restart, as above
       policy: { allow: ["python-scripts"] },
       callTimeoutMs: 5000,
       graceMs: 1000,
@@ -323,7 +325,8 @@ describeWithBlender("leftovers", () => {
   /** Starts blender-parent.ts; resolves with it and Blender's session folder. */
   const startParent = async (window: string, sandbox: string) => {
     const dataDir = mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
-    const parent = spawn(
+    // Killed with this worker if the worker dies first; the test kills it itself otherwise.
+    const parent = spawnTied(
       process.execPath,
       ["--conditions=@dcc/source", "--import", "tsx", parentScript, dataDir, window, sandbox],
       { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] },

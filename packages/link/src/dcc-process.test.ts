@@ -73,6 +73,36 @@ describe("launch failures", () => {
     await host.close();
   });
 
+  it("a host that fails to start says why in the message: its last lines, bounded", async () => {
+    // 500 lines of noise on stdout, then the reason on stderr: only the end is quoted.
+    const script = [
+      "import sys",
+      "for i in range(500): print('noise line', i)",
+      "sys.stdout.flush()",
+      "print('Error: libGL.so.1: cannot open shared object file', file=sys.stderr)",
+      "sys.exit(1)",
+    ].join("\n");
+    const host = new DccProcess({ command: python, args: [...pythonArgs, "-c", script] });
+    const error = (await host.start().catch((caught: unknown) => caught)) as DccLaunchError;
+    expect(error).toMatchObject({ code: "LAUNCH_FAILED", exitCode: 1 });
+    expect(error.message).toMatch(/ended before it was ready \(exit code 1\); its last output:\n/);
+    expect(error.message).toContain("Error: libGL.so.1: cannot open shared object file");
+    expect(error.message).toContain("noise line 499");
+    expect(error.message).not.toContain("noise line 400");
+    expect(error.message.length).toBeLessThan(2400);
+    await host.close();
+  });
+
+  it("a host that fails to start silently says it printed nothing", async () => {
+    const host = new DccProcess({
+      command: python,
+      args: [...pythonArgs, "-c", "import sys; sys.exit(2)"],
+    });
+    const error = (await host.start().catch((caught: unknown) => caught)) as DccLaunchError;
+    expect(error.message).toMatch(/\(exit code 2\); it printed nothing$/);
+    await host.close();
+  });
+
   it("a host that never prints its ready line: READY_TIMEOUT, and it is ended", async () => {
     const host = new DccProcess({
       command: python,

@@ -15,6 +15,8 @@ export type {
   DccSandboxMode,
   DccSandboxPaths,
 } from "./dcc-process-options.ts";
+export type { DccSandboxModeOptions } from "./dcc-sandbox-mode.ts";
+export { dccSandboxMode } from "./dcc-sandbox-mode.ts";
 export type { DccSandboxSupport } from "./dcc-sandbox-support.ts";
 export { dccSandboxSupport } from "./dcc-sandbox-support.ts";
 export type { ForcefulCallOptions } from "./forceful-call.ts";

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spawnTied } from "@dcc/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeWithBwrap } from "./__fixtures__/bwrap-available.ts";
 import { closeTestHosts, startTestHost } from "./__fixtures__/hosts.ts";
@@ -22,7 +22,8 @@ afterEach(async () => {
 /** Starts watchdog-parent.ts; resolves with it and the host's pid and session folder. */
 async function startParent(extra: readonly string[], group: boolean) {
   const args = ["--conditions=@dcc/source", "--import", "tsx", parentScript, ...extra];
-  const parent = spawn(process.execPath, args, {
+  // Killed with this worker if the worker dies first; the test kills it itself otherwise.
+  const parent = spawnTied(process.execPath, args, {
     cwd: packageDir,
     stdio: ["ignore", "pipe", "inherit"],
     detached: group,

@@ -154,7 +154,7 @@ describe("createLinkedAdapter over a real Python host", () => {
     expect(events.map((event) => event.type)).toEqual(["exit", "restart"]);
     // The link's disconnect or the call's failure, whichever is seen first, names the exit.
     expect(events[0]?.type === "exit" && events[0].reason).toMatch(
-      /^KitDCC (exited|was ended because kit\.hang did not stop in time)$/,
+      /^KitDCC (exited|was ended because kit\.hang did not stop in time \(long work belongs in an async job: async: true with a larger timeout_secs\))$/,
     );
   });
 
@@ -170,7 +170,7 @@ describe("createLinkedAdapter over a real Python host", () => {
     await waitUntil(() => events.some((event) => event.type === "restart"), "the host restarted");
     const notice = await failure(run("kit.pid"));
     expect(notice.message).toContain(
-      "since the last command, KitDCC was ended because kit.hang did not stop in time, and it was restarted",
+      "since the last command, KitDCC was ended because kit.hang did not stop in time (long work belongs in an async job: async: true with a larger timeout_secs), and it was restarted",
     );
     expect(await run("kit.pid")).not.toBe(first);
   });

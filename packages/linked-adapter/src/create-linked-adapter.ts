@@ -4,6 +4,7 @@ import type {
   DccAdapter,
   DccAdapterContext,
   DccToolNames,
+  DccTransactionReport,
   DispatchLane,
 } from "@dcc/executor";
 import { CommandError } from "@dcc/executor";
@@ -18,6 +19,7 @@ import type { LinkedCaller } from "./linked-caller.ts";
 import { commandSpecRecord, type LinkedCommandSpec } from "./linked-command-spec.ts";
 import type { LinkedConnection, LinkedHostEvent } from "./linked-connection.ts";
 import { LinkedHost, type LinkedHostOptions, type LinkedLaunch } from "./linked-host.ts";
+import type { LinkedRecoveryCopy } from "./linked-recovery.ts";
 import { beginLinkedTransaction, type LinkedTransactionMethods } from "./linked-transaction.ts";
 
 /** How a linked adapter reaches a DCC the user runs (see {@link LinkedAttachment}). */
@@ -47,6 +49,7 @@ export interface LinkedAdapterOptions
     | "heartbeat"
     | "restartNote"
     | "crashLoop"
+    | "recovery"
     | "onOutput"
     | "createError"
   > {
@@ -125,6 +128,8 @@ export interface LinkedAdapter extends DccAdapter {
   readonly sessionDir: string | undefined;
   /** Whether a launched DCC runs in `@dcc/link`'s OS sandbox (false when attached; undefined before `start`). */
   readonly sandboxed: boolean | undefined;
+  /** The last recovery copy of a launched DCC's scene (with `recovery`), if one was saved. */
+  readonly recoveryCopy: LinkedRecoveryCopy | undefined;
   /** The connection once `start` ran. */
   readonly connection: LinkedConnection | undefined;
   /** Calls a link method directly (`ping`, …); `HOST_GONE` before `start`. */
@@ -227,6 +232,7 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
         heartbeat: options.heartbeat,
         restartNote: options.restartNote,
         crashLoop: options.crashLoop,
+        recovery: options.recovery,
         onStatus,
         onOutput: options.onOutput,
         createError: options.createError,
@@ -274,6 +280,9 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
     },
     get sandboxed() {
       return connection?.sandboxed;
+    },
+    get recoveryCopy() {
+      return connection instanceof LinkedHost ? connection.recoveryCopy : undefined;
     },
     get connection() {
       return connection;
@@ -327,8 +336,8 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
   };
   const transaction = options.transaction === true ? linkedTransactionMethods : options.transaction;
   if (transaction !== undefined) {
-    adapter.beginTransaction = (init) =>
-      beginLinkedTransaction(
+    adapter.beginTransaction = async (init) => {
+      const opened = await beginLinkedTransaction(
         {
           displayName,
           caller,
@@ -338,6 +347,17 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
         transaction,
         init,
       );
+      // A launched DCC keeps its recovery copy from what the transactions report.
+      const host = connection instanceof LinkedHost ? connection : undefined;
+      if (host === undefined) return opened;
+      const token = host.transactionBegan();
+      const told = async (report: Promise<DccTransactionReport>) => {
+        const settled = await report;
+        host.transactionEnded(token, settled);
+        return settled;
+      };
+      return { commit: () => told(opened.commit()), rollback: () => told(opened.rollback()) };
+    };
   }
   if (options.instructions !== undefined) adapter.instructions = options.instructions;
   if (options.executeDescription !== undefined) {

@@ -33,6 +33,7 @@ export type {
 } from "./linked-connection.ts";
 export type { LinkedCrashLoop, LinkedHostOptions, LinkedLaunch } from "./linked-host.ts";
 export { LinkedHost } from "./linked-host.ts";
+export type { LinkedRecoveryCopy, LinkedRecoveryMethods } from "./linked-recovery.ts";
 export type { LinkedTransactionHost, LinkedTransactionMethods } from "./linked-transaction.ts";
 export { beginLinkedTransaction } from "./linked-transaction.ts";
 export type { PrepareLinkedLaunchOptions } from "./prepare-linked-launch.ts";

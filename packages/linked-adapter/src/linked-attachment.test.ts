@@ -72,6 +72,28 @@ describe("LinkedAttachment", () => {
     expect(attachment.launches).toBe(2);
   });
 
+  it("never ends the DCC for a command past its deadline, and says so", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "dcc-kit-attach-"));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const dcc = await userDcc(folder);
+    const attachment = new LinkedAttachment({
+      displayName: "KitDCC",
+      connectionFile: join(folder, "connection.json"),
+      callTimeoutMs: 1000,
+      onStatus: () => undefined,
+    });
+    cleanups.push(() => attachment.close());
+    await attachment.start();
+    const signal = new AbortController().signal;
+    const error = await attachment.call("kit.hang", "kit.hang", {}, signal).catch((e) => e);
+    expect(error).toMatchObject({ code: "LINK_TIMEOUT", completion: "unknown" });
+    expect((error as CommandError).message).toContain(
+      "The attached KitDCC was not ended (it is the user's): it may still be running the command",
+    );
+    expect((error as CommandError).message).toContain("async: true with a larger timeout_secs");
+    expect(dcc.exitCode === null && dcc.signalCode === null).toBe(true);
+  });
+
   it("names the connection file it cannot read", async () => {
     const attachment = new LinkedAttachment({
       displayName: "KitDCC",

@@ -1,6 +1,6 @@
 import type { DccHostStatus } from "@dcc/executor";
 import { CommandError, type CommandErrorOptions } from "@dcc/executor";
-import { LinkClient, type LinkHeartbeatOptions } from "@dcc/link";
+import { LinkClient, LinkError, type LinkHeartbeatOptions } from "@dcc/link";
 import { Listeners } from "./internal/listeners.ts";
 import { type ConnectionInfo, readConnectionFile } from "./internal/read-connection-file.ts";
 import { type CreateCommandError, isHostGone, linkCommandError } from "./link-command-error.ts";
@@ -108,12 +108,17 @@ export class LinkedAttachment implements LinkedConnection {
       });
     } catch (error) {
       if (isHostGone(error)) this.#lost();
-      throw linkCommandError(error, {
+      const failure = linkCommandError(error, {
         command,
         displayName: this.#options.displayName,
         afterGone: this.#hint(),
         createError: this.#options.createError,
       });
+      // A command past its deadline is abandoned, never ended with the DCC: say so.
+      if (error instanceof LinkError && error.code === "LINK_TIMEOUT") {
+        throw withNote(failure, this.#timeoutNote(), this.#create.bind(this));
+      }
+      throw failure;
     }
   }
 
@@ -142,6 +147,11 @@ export class LinkedAttachment implements LinkedConnection {
       this.#options.reattachHint ??
       `Start ${this.#options.displayName} again with its DCC Link plug-in enabled; the adapter reattaches.`
     );
+  }
+
+  #timeoutNote(): string {
+    const name = this.#options.displayName;
+    return `The attached ${name} was not ended (it is the user's): it may still be running the command, and later commands wait behind it. Long work belongs in an async job: async: true with a larger timeout_secs.`;
   }
 
   #create(init: CommandErrorOptions): CommandError {
@@ -212,4 +222,21 @@ export class LinkedAttachment implements LinkedConnection {
     }, this.#options.retryMs ?? 2000);
     this.#retryTimer.unref();
   }
+}
+
+/** `failure` (a `CommandError`) with `note` added to its message; anything else as it is. */
+function withNote(
+  failure: unknown,
+  note: string,
+  create: (init: CommandErrorOptions) => CommandError,
+): unknown {
+  if (!(failure instanceof CommandError)) return failure;
+  return create({
+    command: failure.command,
+    code: failure.code,
+    message: `${failure.message} ${note}`,
+    completion: failure.completion,
+    data: failure.data,
+    cause: failure.cause,
+  });
 }

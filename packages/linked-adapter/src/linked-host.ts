@@ -1,4 +1,9 @@
-import { CommandError, type CommandErrorOptions, type DccHostStatus } from "@dcc/executor";
+import {
+  CommandError,
+  type CommandErrorOptions,
+  type DccHostStatus,
+  type DccTransactionReport,
+} from "@dcc/executor";
 import {
   DccProcess,
   type DccProcessOptions,
@@ -7,8 +12,10 @@ import {
   type LinkHeartbeatOptions,
 } from "@dcc/link";
 import { Listeners } from "./internal/listeners.ts";
+import { RecoveryKeeper } from "./internal/recovery-keeper.ts";
 import { type CreateCommandError, isHostGone, linkCommandError } from "./link-command-error.ts";
 import type { LinkedConnection, LinkedHostEvent, LinkedLaneAccess } from "./linked-connection.ts";
+import type { LinkedRecoveryCopy, LinkedRecoveryMethods } from "./linked-recovery.ts";
 
 /**
  * How to launch the host: every {@link DccProcessOptions} field but those {@link LinkedHost}
@@ -62,6 +69,14 @@ export interface LinkedHostOptions {
   restartNote?: string | undefined;
   /** The crash-loop back-off. */
   crashLoop?: LinkedCrashLoop | undefined;
+  /**
+   * Keep a recovery copy of the scene and open it after each restart (see
+   * {@link LinkedRecoveryMethods}): the adapter reports each script's transaction
+   * ({@link LinkedHost.transactionBegan}, {@link LinkedHost.transactionEnded}), committed changes
+   * are saved (bounded), and the restart notice says what was restored and from when, or that
+   * there was no copy, instead of `restartNote`.
+   */
+  recovery?: LinkedRecoveryMethods | undefined;
   /** Tells the server when the host cannot be reached, and when it is back (`reportHost`). */
   onStatus: (status: DccHostStatus) => void;
   /** Sees what the host writes to stdout and stderr. */
@@ -82,6 +97,8 @@ export interface LinkedHostOptions {
  * saying why: otherwise it would act on a fresh host as if nothing had happened. A host that
  * dies is reported `restarting` (`onStatus`; calls wait for the new one) until it is back, then
  * `ready`. Too many crashes in a row make it `unavailable` and retry after a back-off.
+ * With `recovery`, committed changes are kept in a recovery copy that a restarted host opens
+ * before any waiting command runs, and the notices say what came back and from when.
  */
 export class LinkedHost implements LinkedConnection {
   readonly #options: LinkedHostOptions;
@@ -101,6 +118,9 @@ export class LinkedHost implements LinkedConnection {
   #launches = 0;
   // Why the host last restarted, until a caller has been told.
   #unreported: string | undefined;
+  readonly #recovery: RecoveryKeeper | undefined;
+  // What the last restart left (the recovery keeper's words), once it is known.
+  #restored: string | undefined;
 
   constructor(options: LinkedHostOptions) {
     this.#options = options;
@@ -117,6 +137,42 @@ export class LinkedHost implements LinkedConnection {
       },
       onOutput: options.onOutput,
     });
+    const methods = options.recovery;
+    this.#recovery =
+      methods === undefined
+        ? undefined
+        : new RecoveryKeeper({
+            methods,
+            displayName: options.displayName,
+            call: (method, params, timeoutMs) => this.#process.call(method, params, { timeoutMs }),
+            ready: () =>
+              !this.#closed &&
+              this.#reviving === undefined &&
+              !this.#unavailable &&
+              this.#process.state === "running",
+            launches: () => this.#launches,
+          });
+  }
+
+  /** The last recovery copy saved (with `recovery`), if any. */
+  get recoveryCopy(): LinkedRecoveryCopy | undefined {
+    return this.#recovery?.copy;
+  }
+
+  /**
+   * Tells the host a script's transaction began (with `recovery`: no copy is saved while it is
+   * open). Returns the token to pass to {@link LinkedHost.transactionEnded}.
+   */
+  transactionBegan(): object {
+    return this.#recovery?.began() ?? {};
+  }
+
+  /**
+   * Tells the host how a script's transaction ended: with `recovery`, a committed change is
+   * saved to the recovery copy (skipped when nothing changed, at most once per interval).
+   */
+  transactionEnded(token: object, report: DccTransactionReport): void {
+    this.#recovery?.ended(token, report);
   }
 
   /**
@@ -199,7 +255,13 @@ export class LinkedHost implements LinkedConnection {
         graceMs: this.#graceMs,
       });
     } catch (error) {
-      throw this.#failure(command, error, signal, launch);
+      const gone = this.#noteFailure(command, error, signal, launch);
+      // With a recovery copy, a caller still waiting is told what the restart brought back:
+      // wait for it (bounded by the launch's own timeout, and by the caller's signal).
+      if (gone && this.#recovery !== undefined && !signal.aborted) {
+        await settledOrAborted(this.#reviving, signal);
+      }
+      throw this.#commandError(command, error);
     }
   }
 
@@ -228,12 +290,17 @@ export class LinkedHost implements LinkedConnection {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
+    this.#recovery?.close();
     await this.#reviving?.catch(() => undefined);
     await this.#process.close();
   }
 
   #restartNote(): string {
-    return this.#options.restartNote ?? "with none of its earlier state (unsaved changes are lost)";
+    return (
+      this.#restored ??
+      this.#options.restartNote ??
+      "with none of its earlier state (unsaved changes are lost)"
+    );
   }
 
   #create(init: CommandErrorOptions): CommandError {
@@ -261,6 +328,7 @@ export class LinkedHost implements LinkedConnection {
   #revive(reason: string): void {
     if (this.#closed || this.#reviving !== undefined) return;
     this.#unreported = reason;
+    this.#restored = undefined;
     this.#events.emit({ type: "exit", reason });
     const now = Date.now();
     const loop = this.#options.crashLoop;
@@ -284,6 +352,8 @@ export class LinkedHost implements LinkedConnection {
     this.#reviving = (async () => {
       await this.#process.terminate();
       await this.#launch();
+      // Before any waiting command runs: the scene they find is the restored one.
+      if (this.#recovery !== undefined) this.#restored = await this.#recovery.restore();
     })()
       .then(
         () => this.#ready(),
@@ -320,30 +390,61 @@ export class LinkedHost implements LinkedConnection {
     }
   }
 
-  #failure(command: string, error: unknown, signal: AbortSignal, launch: number): unknown {
+  /** Restarts a host that is gone (once) and notes what the next command must be told. */
+  #noteFailure(command: string, error: unknown, signal: AbortSignal, launch: number): boolean {
+    if (!isHostGone(error)) return false;
     const name = this.#options.displayName;
-    if (isHostGone(error)) {
-      const reason =
-        error instanceof LinkError && error.hostTerminated
-          ? `${name} was ended because ${command} did not stop in time`
-          : `${name} exited while ${command} ran`;
-      if (launch === this.#launches && this.#reviving === undefined) this.#revive(reason);
-      // Else the link's disconnect has already started (or finished) the restart, with a
-      // vaguer reason: the notice still waiting for the next command gets this one.
-      else if (this.#unreported !== undefined) this.#unreported = reason;
-      // A caller still waiting reads this error; one that stopped waiting never will.
-      if (!signal.aborted) this.#unreported = undefined;
-    }
+    const reason =
+      error instanceof LinkError && error.hostTerminated
+        ? `${name} was ended because ${command} did not stop in time (long work belongs in an async job: async: true with a larger timeout_secs)`
+        : `${name} exited while ${command} ran`;
+    if (launch === this.#launches && this.#reviving === undefined) this.#revive(reason);
+    // Else the link's disconnect has already started (or finished) the restart, with a
+    // vaguer reason: the notice still waiting for the next command gets this one.
+    else if (this.#unreported !== undefined) this.#unreported = reason;
+    // A caller still waiting reads this error; one that stopped waiting never will.
+    if (!signal.aborted) this.#unreported = undefined;
+    return true;
+  }
+
+  #commandError(command: string, error: unknown): unknown {
+    const name = this.#options.displayName;
     const afterGone = this.#closed
       ? "The server is shutting down."
-      : `${name} is being restarted ${this.#restartNote()}; the next command waits for it.`;
+      : this.#reviving === undefined && this.#restored !== undefined
+        ? `${name} was restarted ${this.#restored}.`
+        : this.#recovery !== undefined
+          ? `${name} is being restarted, from its recovery copy when it has one; the next command waits for it.`
+          : `${name} is being restarted ${this.#restartNote()}; the next command waits for it.`;
+    // Ended for a command that would not stop: say where such work belongs.
+    const advice =
+      error instanceof LinkError && error.hostTerminated
+        ? " Long work belongs in an async job: async: true with a larger timeout_secs."
+        : "";
     return linkCommandError(error, {
       command,
       displayName: name,
-      afterGone,
+      afterGone: `${afterGone}${advice}`,
       createError: this.#options.createError,
     });
   }
+}
+
+/** Resolves once `promise` settles (or there is none), or `signal` aborts. */
+async function settledOrAborted(
+  promise: Promise<unknown> | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  if (promise === undefined || signal.aborted) return;
+  let onAbort: (() => void) | undefined;
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      onAbort = resolve;
+      signal.addEventListener("abort", onAbort, { once: true });
+    }),
+  ]);
+  if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
 }
 
 function text(error: unknown): string {

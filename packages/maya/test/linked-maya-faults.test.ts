@@ -1,12 +1,11 @@
 // Faults of a real Maya, played by the stand-in: a crash mid-script, a command stuck past its
 // deadline, a cancelled script whose command is stuck, and nothing left after close or after a
 // SIGKILL of the server.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { processAlive, processesOf, waitFor } from "@dcc/test-support";
+import { processAlive, processesOf, spawnTied, waitFor } from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type MayaSession, startMayaSession } from "./support/maya-session.ts";
 
@@ -114,7 +113,8 @@ describe("nothing left behind", () => {
   it("a SIGKILLed server leaves no Maya or folder", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "dcc-maya-data-"));
     const packageDir = fileURLToPath(new URL("..", import.meta.url));
-    const parent = spawn(
+    // Killed with this worker if the worker dies first; the test kills it itself otherwise.
+    const parent = spawnTied(
       process.execPath,
       [
         "--conditions=@dcc/source",

@@ -20,4 +20,5 @@ export {
   type PythonUnitTestsOptions,
 } from "./python-unit.ts";
 export { recordSpans } from "./record-spans.ts";
+export { reaperScript, type SpawnTiedOptions, spawnTied } from "./spawn-tied.ts";
 export { waitFor } from "./wait-for.ts";

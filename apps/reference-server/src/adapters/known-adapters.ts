@@ -1,5 +1,6 @@
 import { type BlenderWindow, createBlenderAdapter } from "@dcc/blender";
 import type { DccAdapter } from "@dcc/executor";
+import type { DccSandboxMode } from "@dcc/link";
 import { createLinkedMayaAdapter, createMayaAdapter } from "@dcc/maya";
 
 /** What an adapter of the registry is made from. */
@@ -20,6 +21,11 @@ export interface AdapterSettings {
    * scripts run on workers): the reason its host commands give. See `createCatalogOnlyAdapter`.
    */
   catalogOnly?: string | undefined;
+  /**
+   * The OS sandbox around each launched DCC (`auto`, `on`, `off`); unset, `@dcc/link` decides by
+   * `DCC_SANDBOX`, else `auto`. Attached DCCs are never sandboxed.
+   */
+  sandbox?: DccSandboxMode | undefined;
 }
 
 /**
@@ -63,7 +69,11 @@ export const knownAdapters: Readonly<Record<string, KnownAdapter>> = Object.free
             "A real Maya needs a data folder for its files (dataDir, --data-dir)",
           );
         }
-        return createLinkedMayaAdapter({ dataDir: settings.dataDir, mayapy: choice.path });
+        return createLinkedMayaAdapter({
+          dataDir: settings.dataDir,
+          mayapy: choice.path,
+          sandbox: settings.sandbox,
+        });
       }
       return createMayaAdapter(settings.dataDir === undefined ? {} : { dataDir: settings.dataDir });
     },
@@ -83,6 +93,7 @@ export const knownAdapters: Readonly<Record<string, KnownAdapter>> = Object.free
       return createBlenderAdapter({
         dataDir: settings.dataDir,
         window: settings.blenderWindow ?? "none",
+        sandbox: settings.sandbox,
       });
     },
   },

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CliUsageError, parseCliArguments } from "./parse-cli-arguments.ts";
+import { CliUsageError, parseCliArguments, usage } from "./parse-cli-arguments.ts";
 
 describe("parseCliArguments", () => {
   it("reads the audit log's file, script and rotation settings from flags or the environment", () => {
@@ -181,6 +181,7 @@ describe("parseCliArguments", () => {
       scriptsDir: join(homedir(), ".dcc-reference-server", "scripts"),
       blenderWindow: "none",
       maya: { kind: "simulated" },
+      sandbox: "auto",
       help: false,
       check: false,
     });
@@ -236,6 +237,21 @@ describe("parseCliArguments", () => {
     expect(() => parseCliArguments(["--blender-window", "gui"], {}, "/w")).toThrow(
       /Invalid Blender window: gui \(expected none, xvfb, display\)/,
     );
+  });
+
+  it("takes the OS sandbox of launched DCCs from --sandbox, then DCC_SANDBOX, and refuses other values", () => {
+    expect(parseCliArguments(["--sandbox", "off"], { DCC_SANDBOX: "on" }, "/w").sandbox).toBe(
+      "off",
+    );
+    expect(parseCliArguments([], { DCC_SANDBOX: "off" }, "/w").sandbox).toBe("off");
+    expect(parseCliArguments([], { DCC_SANDBOX: "" }, "/w").sandbox).toBe("auto");
+    expect(() => parseCliArguments(["--sandbox", "no"], {}, "/w")).toThrow(
+      '--sandbox must be "auto", "on" or "off", not "no"',
+    );
+    expect(() => parseCliArguments([], { DCC_SANDBOX: "1" }, "/w")).toThrow(
+      'DCC_SANDBOX must be "auto", "on" or "off", not "1"',
+    );
+    expect(usage).toMatch(/--sandbox <auto\|on\|off>/);
   });
 
   it("attaches to the artist's Blender by connection file or auto, serving blender", () => {

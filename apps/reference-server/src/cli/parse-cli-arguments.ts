@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
 import { FarmError, type FarmRedisOptions, farmRedisFromSettings } from "@dcc/farm";
+import { type DccSandboxMode, dccSandboxMode } from "@dcc/link";
 import { findMayapy, MayaNotFoundError } from "@dcc/maya";
 import type { LabelledToken } from "@dcc/mcp-bridge";
 import { knownAdapters, type MayaChoice } from "../adapters/known-adapters.ts";
@@ -38,6 +39,8 @@ export interface CliConfig {
   maya: MayaChoice;
   /** `--blender-attach` or `DCC_BLENDER_ATTACH`: a connection file (absolute), `"auto"`, or none. */
   blenderAttach: string | undefined;
+  /** The OS sandbox around every launched DCC, from `--sandbox`, else `DCC_SANDBOX`, else `auto`. */
+  sandbox: DccSandboxMode;
   help: boolean;
   /** `--check`: print what would be served (no secrets) and exit, starting nothing. */
   check: boolean;
@@ -76,6 +79,10 @@ Options:
                     connection.json it wrote (env DCC_MAYA_ATTACH)
   --blender-attach <file|auto>  Drive your own Blender running the DCC Link add-on: its
                     connection.json, or auto to find it (env DCC_BLENDER_ATTACH)
+  --sandbox <auto|on|off>  The OS sandbox (Linux, bubblewrap) around every DCC the server
+                    launches (env DCC_SANDBOX; default auto: sandboxed where bwrap works, else a
+                    warning; on: refuse to start without it; off: never). An attached DCC is
+                    never sandboxed: the user started it
   --farm <redis url>  Front a farm: scripts (with or without async) go to the BullMQ queue on
                     this Redis, where dcc-farm-worker processes run them; this server starts no
                     DCC and serves its catalog and tool texts only (env DCC_FARM_REDIS_URL; the
@@ -111,14 +118,14 @@ export class CliUsageError extends Error {
 /**
  * Reads the CLI flags, falling back to the environment (`DCC_MCP_DCC`, `DCC_MCP_PORT`,
  * `DCC_MCP_HOST`, `DCC_MCP_TOKEN`, `DCC_MCP_TOKENS_FILE`, `DCC_MCP_TOKENS`, `DCC_MCP_DATA_DIR`, `DCC_MCP_SCRIPTS_DIR`,
- * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`,
+ * `DCC_BLENDER_WINDOW`, `DCC_BLENDER_ATTACH`, `DCC_SANDBOX`, `DCC_MAYA`, `DCC_MAYA_ATTACH`, `MAYAPY_BIN`,
  * `DCC_FARM_REDIS_URL`, `DCC_FARM_REDIS_PASSWORD`, `DCC_FARM_PREFIX`, `DCC_MCP_AUDIT_LOG`,
  * `DCC_MCP_AUDIT_SCRIPT`, `DCC_MCP_AUDIT_MAX_BYTES`, `DCC_MCP_AUDIT_MAX_FILES`, the session
  * bounds' `DCC_MCP_MAX_SESSIONS`, `DCC_MCP_MAX_SESSIONS_PER_CLIENT`, `DCC_MCP_SESSION_IDLE`,
  * `DCC_MCP_SESSION_EVICT_IDLE`) and then to the defaults.
  * @throws {CliUsageError} for unknown flags, a bad port, an unknown or repeated DCC name, a
- *   bad tokens file, a bad farm URL (one with a password among them), or bad audit or session
- *   settings.
+ *   bad tokens file, a bad sandbox mode, a bad farm URL (one with a password among them), or bad
+ *   audit or session settings.
  */
 export function parseCliArguments(
   argv: readonly string[],
@@ -152,6 +159,7 @@ export function parseCliArguments(
         "max-sessions-per-client": { type: "string" },
         "session-idle": { type: "string" },
         "session-evict-idle": { type: "string" },
+        sandbox: { type: "string" },
         help: { type: "boolean", short: "h" },
         check: { type: "boolean" },
       },
@@ -217,6 +225,16 @@ export function parseCliArguments(
         `--blender-attach needs blender among the DCCs (--dcc ${dcc.join(",")})`,
       );
     }
+  }
+  let sandbox: DccSandboxMode;
+  try {
+    // @dcc/link's rule (the flag, else DCC_SANDBOX, else auto), checked before anything starts.
+    sandbox = dccSandboxMode(values["sandbox"] as string | undefined, {
+      env,
+      optionName: "--sandbox",
+    });
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
   }
   const tokens = labelledTokens(values["tokens-file"] as string | undefined, env, cwd);
   const tokensPath = (values["tokens-file"] as string | undefined) ?? env["DCC_MCP_TOKENS_FILE"];
@@ -285,6 +303,7 @@ export function parseCliArguments(
     blenderWindow: windowText as BlenderWindow,
     maya,
     blenderAttach,
+    sandbox,
     help: values["help"] === true,
     check: values["check"] === true,
   };

@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { type BlenderWindow, findBlenderConnection } from "@dcc/blender";
 import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
 import type { FarmJobQueue, FarmRedisOptions } from "@dcc/farm";
+import type { DccSandboxMode } from "@dcc/link";
 import {
   type CreateDccServerOptions,
   createDccServer,
@@ -58,6 +59,11 @@ export interface ReferenceServerOptions extends HttpBounds {
    * `connection.json`, or `"auto"` to find it where the add-on writes it by default.
    */
   blenderAttach?: string;
+  /**
+   * The OS sandbox (`@dcc/link`, bubblewrap on Linux) around every DCC the server launches:
+   * `auto`, `on` or `off`. Default: `DCC_SANDBOX`, else `auto`. Attached DCCs are never sandboxed.
+   */
+  sandbox?: DccSandboxMode;
   /** How long an adapter may take to start (Blender launches a process). Default 180 000 ms. */
   startTimeoutMs?: number;
   /**
@@ -107,8 +113,10 @@ export async function createReferenceServer(
 async function startServer(
   options: Omit<ReferenceServerOptions, "audit"> & { onToolCall?: DccToolCallObserver },
 ): Promise<ReferenceServer> {
-  const { dcc, adapters, dataDir, blenderWindow, maya, blenderAttach, farm, ...rest } = options;
+  const { dcc, adapters, dataDir, blenderWindow, maya, blenderAttach, sandbox, farm, ...rest } =
+    options;
   const settings = {
+    ...(sandbox === undefined ? {} : { sandbox }),
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(blenderWindow === undefined ? {} : { blenderWindow }),
     ...(maya === undefined ? {} : { maya }),

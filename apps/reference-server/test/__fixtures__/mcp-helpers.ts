@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
   type CallOptions,
@@ -6,6 +6,7 @@ import {
   type Revision,
   type TestClient,
 } from "@dcc/mcp-test-clients";
+import { spawnTied } from "@dcc/test-support";
 
 /** The app folder (where `src/cli.ts` lives). */
 export const appDir: string = fileURLToPath(new URL("../..", import.meta.url));
@@ -78,9 +79,9 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-/** Spawns the CLI with `args`. */
+/** Spawns the CLI with `args`, killed with this worker if the worker dies first. */
 export function spawnCli(args: string[], env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [...cliNodeArgs, ...args], {
+  const child = spawnTied(process.execPath, [...cliNodeArgs, ...args], {
     cwd: appDir,
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],

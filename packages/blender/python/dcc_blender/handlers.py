@@ -10,7 +10,18 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import bench_scene, capture, data_api, echo, operators, render, stamps, transaction, undo_bench
+from . import (
+    bench_scene,
+    capture,
+    data_api,
+    echo,
+    operators,
+    recovery,
+    render,
+    stamps,
+    transaction,
+    undo_bench,
+)
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -106,11 +117,15 @@ HANDLERS = {
     "blender.reset": reset,
     "blender.txn.begin": transaction.begin,
     "blender.txn.end": transaction.end,
+    "blender.recovery.save": recovery.save,
+    "blender.recovery.open": recovery.open_copy,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
     "bench.scene": bench_scene.bench_scene,
     "bench.plain": bench_scene.bench_plain,
     "bench.undo": undo_bench.bench_undo,
+    "bench.save": recovery.bench_plain_save,
+    "bench.populate": recovery.bench_populate,
 }
 
 

@@ -1,6 +1,6 @@
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { DccApiCatalog } from "@dcc/catalog";
 import type {
   CommandDefinition,
@@ -9,7 +9,12 @@ import type {
   DccAdapter,
 } from "@dcc/executor";
 import type { DccSandboxMode } from "@dcc/link";
-import { createLinkedAdapter, keywordArgs, type LinkedCaller } from "@dcc/linked-adapter";
+import {
+  createLinkedAdapter,
+  keywordArgs,
+  type LinkedCaller,
+  type LinkedRecoveryCopy,
+} from "@dcc/linked-adapter";
 import { createBlenderCatalog } from "../blender-catalog.ts";
 import type { BlenderCommandRecord } from "../blender-command-record.ts";
 import { blenderDataCommands } from "../blender-data-command.ts";
@@ -51,12 +56,21 @@ export interface BlenderAdapterOptions {
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
   /**
    * The OS sandbox around a launched Blender (Linux, bubblewrap; every `window` mode): `auto`
-   * (default) where it works, else a one-time warning and none; `on` refuses to start without
-   * it; `off` is the opt-out. Sandboxed, Blender sees the system, its install, this package's
+   * where it works, else a one-time warning and none; `on` refuses to start without it; `off`
+   * is the opt-out. Unset, the environment variable `DCC_SANDBOX` decides, else `auto`. Sandboxed, Blender sees the system, its install, this package's
    * Python and the data folder (writable), and nothing else of the host; no network. An
    * attached Blender (`attach`) is never sandboxed: its policy alone guards it.
    */
   sandbox?: DccSandboxMode | undefined;
+  /**
+   * A launched Blender's recovery copy: after each committed script that changed the scene, a
+   * copy of the file is saved to a private folder (skipped when nothing changed, at most once per
+   * `minIntervalMs`, default 10000), and a Blender restarted after a crash, a kill or a command
+   * past its deadline opens it; the restart notice says what was restored and from when. `false`
+   * keeps no copies (a restart then starts from the factory scene). An attached Blender is never
+   * restarted by the adapter, so it keeps none.
+   */
+  recovery?: { readonly minIntervalMs?: number | undefined } | false | undefined;
 }
 
 /** The Blender adapter, with its process for tests and embedding. */
@@ -73,6 +87,8 @@ export interface BlenderAdapter extends DccAdapter {
   readonly sessionDir: string | undefined;
   /** Whether the running Blender is in the OS sandbox (false when attached; undefined before `start`). */
   readonly sandboxed: boolean | undefined;
+  /** The last recovery copy of a launched Blender's scene, if one was saved (see `recovery`). */
+  readonly recoveryCopy: LinkedRecoveryCopy | undefined;
   /** Calls a link method of Blender's start-up script directly (`ping`, `blender.reset`, …). */
   call(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
@@ -131,13 +147,18 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
   });
 
   const attach = options.attach;
+  // The recovery copy's private folder: made at the first launch, removed on close.
+  let recoveryDir: string | undefined;
+  const keepsCopies = attach === undefined && options.recovery !== false;
   const linked = createLinkedAdapter({
     dccName: "blender",
     displayName: "Blender",
     launch: async () => {
       await mkdir(dataDir, { recursive: true });
       dataDir = await realpath(dataDir);
+      if (keepsCopies) recoveryDir ??= await mkdtemp(join(tmpdir(), "dcc-blender-recovery-"));
       return blenderLaunch({
+        recoveryDir,
         blenderBin: options.blenderBin,
         dataDir,
         window: options.window ?? "none",
@@ -166,6 +187,13 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
     graceMs: options.graceMs ?? 2000,
     restartNote: "with its factory start-up scene (unsaved changes are lost)",
+    recovery: keepsCopies
+      ? {
+          save: "blender.recovery.save",
+          open: "blender.recovery.open",
+          minIntervalMs: options.recovery === false ? undefined : options.recovery?.minIntervalMs,
+        }
+      : undefined,
     async afterStart(caller, signal) {
       if (attach === undefined) return;
       // The attached Blender's own data folder (set in its add-on) applies.
@@ -196,6 +224,9 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     get sandboxed() {
       return linked.sandboxed;
     },
+    get recoveryCopy() {
+      return linked.recoveryCopy;
+    },
     start: (context) => linked.start(context),
     dispatchLane: () => linked.dispatchLane?.(),
     beginTransaction: (transaction) =>
@@ -205,7 +236,10 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     instructions: (tools) => blenderInstructions(tools, dataDir),
     executeDescription: (tools) => blenderExecuteDescription(tools),
     call: (method, params) => linked.call(method, params),
-    close: () => linked.close(),
+    async close() {
+      await linked.close();
+      if (recoveryDir !== undefined) await rm(recoveryDir, { recursive: true, force: true });
+    },
   };
 }
 

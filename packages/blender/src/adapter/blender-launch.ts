@@ -31,9 +31,17 @@ export interface BlenderLaunchSettings {
   window: BlenderWindow;
   /** The host's policy. */
   policy?: BlenderPolicy | undefined;
+  /**
+   * A private folder for the recovery copy of the scene (`blender.recovery.save` and `open`),
+   * writable inside the OS sandbox. None: no copies are kept.
+   */
+  recoveryDir?: string | undefined;
   /** The environment to find executables in. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** The OS sandbox around Blender (see `@dcc/link`'s `DccProcessOptions.sandbox`). Default `auto`. */
+  /**
+   * The OS sandbox around Blender (see `@dcc/link`'s `DccProcessOptions.sandbox`). Unset, the
+   * launch leaves it unset too, so `@dcc/link` decides by `DCC_SANDBOX`, else `auto`.
+   */
   sandbox?: DccSandboxMode | undefined;
 }
 
@@ -50,7 +58,7 @@ export function blenderStartupScript(): string {
 
 /**
  * What the sandboxed Blender sees besides the system and its install: this package's Python
- * (read-only), the data folder (writable) and, on a real display, the X server's socket folder
+ * (read-only), the data folder and the recovery folder (writable) and, on a real display, the X server's socket folder
  * and authority file (read-only).
  */
 function sandboxPaths(
@@ -61,7 +69,9 @@ function sandboxPaths(
     const env = settings.env ?? process.env;
     readOnly.push("/tmp/.X11-unix", env["XAUTHORITY"] ?? join(homedir(), ".Xauthority"));
   }
-  return { readOnly, readWrite: [settings.dataDir] };
+  const readWrite = [settings.dataDir];
+  if (settings.recoveryDir !== undefined) readWrite.push(settings.recoveryDir);
+  return { readOnly, readWrite };
 }
 
 /**
@@ -72,7 +82,11 @@ function sandboxPaths(
  * @throws {BlenderNotFoundError} when Blender (or `xvfb-run` for `xvfb`) is missing.
  */
 export function blenderLaunch(settings: BlenderLaunchSettings): BlenderLaunch {
-  const sandbox = { sandbox: settings.sandbox ?? "auto", sandboxPaths: sandboxPaths(settings) };
+  // Unset stays unset: `@dcc/link` owns the rule (the option, else DCC_SANDBOX, else auto).
+  const sandbox = {
+    ...(settings.sandbox === undefined ? {} : { sandbox: settings.sandbox }),
+    sandboxPaths: sandboxPaths(settings),
+  };
   const blender = findBlender({ blenderBin: settings.blenderBin, env: settings.env });
   const common = ["--factory-startup", "--disable-autoexec", "--python-exit-code", "1"];
   const script = ["--python", blenderStartupScript()];
@@ -80,6 +94,9 @@ export function blenderLaunch(settings: BlenderLaunchSettings): BlenderLaunch {
     DCC_BLENDER_DATA_DIR: settings.dataDir,
     DCC_BLENDER_POLICY: JSON.stringify({ allow: [...(settings.policy?.allow ?? [])] }),
     DCC_BLENDER_LOOP: settings.window === "none" ? "blocking" : "pump",
+    ...(settings.recoveryDir === undefined
+      ? {}
+      : { DCC_BLENDER_RECOVERY_DIR: settings.recoveryDir }),
   };
   if (settings.window === "none") {
     const args = ["-b", ...common, ...script];

@@ -14,7 +14,7 @@ export function blenderInstructions(tools: DccToolNames, dataDir: string): strin
     report,
     'Data commands read and change what operators cannot: dispatch("data.get", { path: \'objects["Cube"].location\' }), data.set, data.list, data.call (RNA functions such as objects["Cube"].modifiers.new), data.describe. Paths start at bpy.data unless they start with context.; pass data-blocks as { "$path": \'objects["Cube"]\' }.',
     `Files (.blend, renders, exports) are read and written only inside the data folder ${dataDir}; relative paths start there. Commands that run Python, open URLs, change preferences or install add-ons are refused with code POLICY.`,
-    "Errors thrown by dispatch carry a code (POLICY, NOT_FOUND, POLL_FAILED, INVALID_ARGS, HOST_GONE, ...). HOST_GONE means Blender exited and was restarted with its factory start-up scene.",
+    "Errors thrown by dispatch carry a code (POLICY, NOT_FOUND, POLL_FAILED, INVALID_ARGS, HOST_GONE, ...). HOST_GONE means Blender exited (or was ended for a command past its deadline) and was restarted; the message says what was restored from its recovery copy and from when.",
     "render.render with animation: true renders frame by frame (a cancel stops between frames) and lists the files written.",
     'To see the scene, return dispatch("viewport.screenshot", { width: 512 }): the image comes back beside the JSON.',
   ].join("\n");
@@ -28,5 +28,6 @@ export function blenderExecuteDescription(tools: DccToolNames): string {
     "An operator returns { result, created, removed, selected, active, mode } (lists past 100 entries are cut; more counts the rest) and reports, Blender's messages.",
     "A failing command throws an error with a code; catch it to go on.",
     "A failed, cancelled or timed-out script is undone (see rollback) unless keep_partial; a script that changed the scene is one undo step (a script of ed.undo takes it back; reads and captures add none); files written stay.",
+    "Long work (big renders, bakes) belongs in an async job: async: true with a larger timeout_secs; a command still running at the deadline ends Blender.",
   ].join(" ");
 }

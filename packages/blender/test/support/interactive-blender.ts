@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { linkPythonPath } from "@dcc/link";
-import { processAlive } from "@dcc/test-support";
+import { processAlive, spawnTied } from "@dcc/test-support";
 
 const scriptsDir = fileURLToPath(new URL("../../python", import.meta.url));
 
@@ -17,7 +17,8 @@ export function startInteractiveBlender(
   tempDir: string,
 ): ChildProcess {
   mkdirSync(tempDir, { recursive: true, mode: 0o700 });
-  return spawn(
+  // Tied to this worker: if it is killed, the reaper ends xvfb-run, Xvfb and Blender.
+  return spawnTied(
     "xvfb-run",
     [
       "-a",
@@ -38,7 +39,7 @@ export function startInteractiveBlender(
         TMPDIR: tempDir,
       },
       stdio: "ignore",
-      detached: true,
+      tree: true,
     },
   );
 }

@@ -1,9 +1,10 @@
 // Starts a throwaway redis-server on loopback (free port, temp folder, no persistence) for a test.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnTied } from "@dcc/test-support";
 
 /** The install command named in skipped tests' titles. */
 export const redisInstall = "apt-get install -y redis-server";
@@ -77,7 +78,8 @@ class PortTakenError extends Error {
 async function startRedisOnce(options: { password?: string }): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), "dcc-farm-redis-"));
   const port = await freePort();
-  const child: ChildProcess = spawn(
+  // Killed with this worker if the worker dies first.
+  const child: ChildProcess = spawnTied(
     "redis-server",
     [
       "--port",

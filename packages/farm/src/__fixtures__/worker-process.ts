@@ -1,7 +1,8 @@
 // Runs dcc-farm-worker from source as a child process, with short lock times for tests.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spawnTied } from "@dcc/test-support";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -23,7 +24,8 @@ export async function startWorker(
   extra: string[] = [],
   env: Record<string, string> = {},
 ): Promise<WorkerProcess> {
-  const child = spawn(
+  // Killed with this test worker if it dies first (its DCCs watch the farm worker in turn).
+  const child = spawnTied(
     process.execPath,
     [
       "--conditions=@dcc/source",

@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { delimiter, resolve } from "node:path";
 import { DccLaunchError } from "../dcc-launch-error.ts";
 import type { DccProcessOptions } from "../dcc-process-options.ts";
+import { dccSandboxMode } from "../dcc-sandbox-mode.ts";
 import { dccSandboxSupport, noticeSandboxOff } from "../dcc-sandbox-support.ts";
 import { LinkClient } from "../link-client.ts";
 import { assertLoopbackEndpoint, type LinkEndpoint } from "../link-endpoint.ts";
@@ -95,14 +96,8 @@ function readyEndpoint(
  * cannot run (said once). @throws {DccLaunchError} `SANDBOX_UNAVAILABLE` for `on` there.
  */
 async function chooseSandbox(options: DccProcessOptions): Promise<string | undefined> {
-  // An operator's default for every launch of this process; the option, when given, wins.
-  const fromEnvironment = process.env["DCC_SANDBOX"];
-  const mode = options.sandbox ?? (fromEnvironment || "auto");
+  const mode = dccSandboxMode(options.sandbox);
   if (mode === "off") return undefined;
-  if (mode !== "auto" && mode !== "on") {
-    const what = options.sandbox === undefined ? "DCC_SANDBOX" : "sandbox";
-    throw new TypeError(`${what} must be "auto", "on" or "off", not ${JSON.stringify(mode)}`);
-  }
   const support = await dccSandboxSupport(options.sandboxProgram);
   if (support.available) return support.bwrap;
   if (mode === "on") {
@@ -197,9 +192,14 @@ export async function launchHost(options: DccProcessOptions): Promise<HostInstan
       await endHost(child, { graceMs: options.terminateGraceMs ?? 5000, group });
     }
     await gone;
+    await output.drained(2000);
+    // The DCC's own words usually say why (a missing library, a bad argument, a traceback).
+    const said = output.lastLines();
+    const told =
+      said === "" ? `${message}; it printed nothing` : `${message}; its last output:\n${said}`;
     throw new DccLaunchError({
       code,
-      message,
+      message: told,
       cause,
       exitCode: child.exitCode,
       signalCode: child.signalCode,

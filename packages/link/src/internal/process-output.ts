@@ -9,6 +9,7 @@ export class ProcessOutput {
   #tail = "";
   #partial = "";
   #ready: { prefix: string; found(rest: string): void } | undefined;
+  readonly #ended: Promise<unknown>;
 
   constructor(
     child: ChildProcess,
@@ -16,6 +17,7 @@ export class ProcessOutput {
     onOutput: ((text: string, stream: "stdout" | "stderr") => void) | undefined,
   ) {
     this.#maxChars = maxChars;
+    const ends: Promise<void>[] = [];
     for (const stream of ["stdout", "stderr"] as const) {
       const readable = child[stream];
       readable?.setEncoding("utf8");
@@ -24,12 +26,44 @@ export class ProcessOutput {
         if (stream === "stdout") this.#scan(text);
         onOutput?.(text, stream);
       });
+      if (readable) ends.push(new Promise((resolve) => readable.once("close", () => resolve())));
     }
+    this.#ended = Promise.all(ends);
+  }
+
+  /**
+   * Resolves once both streams are read to their end (the last words of a child that exited
+   * can arrive after its exit), or after `boundMs`: a grandchild may hold them open.
+   */
+  async drained(boundMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#ended,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, boundMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** The end of what the child wrote. */
   get tail(): string {
     return this.#tail;
+  }
+
+  /**
+   * The last `maxLines` non-empty lines of what the child wrote, at most `maxChars` characters
+   * (a line cut at the front starts with `…`), for an error message; empty when it wrote nothing.
+   */
+  lastLines(maxLines = 20, maxChars = 2000): string {
+    const lines = this.#tail
+      .split("\n")
+      .map((line) => line.trimEnd())
+      .filter((line) => line !== "")
+      .slice(-maxLines);
+    let text = lines.join("\n");
+    if (text.length > maxChars) text = `…${text.slice(-(maxChars - 1))}`;
+    return text;
   }
 
   /** Resolves with the rest of the first stdout line that starts with `prefix` + a space. */

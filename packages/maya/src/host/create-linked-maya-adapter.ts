@@ -52,7 +52,7 @@ export interface LinkedMayaAdapterOptions {
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
   /**
    * The OS sandbox around a launched `mayapy` (`@dcc/link`, bubblewrap on Linux): `auto`
-   * (default) where it works, `on`, or `off`. Sandboxed, Maya sees the system, its install,
+   * where it works, `on`, or `off`; unset, `DCC_SANDBOX` decides, else `auto`. Sandboxed, Maya sees the system, its install,
    * this package's Python and the data folder (writable), and has no network (a network
    * license server is then out of reach: use `off`). Paths in `processOptions.sandboxPaths` are
    * shown too. An attached Maya is never sandboxed.

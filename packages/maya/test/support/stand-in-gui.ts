@@ -1,7 +1,8 @@
 // A stand-in interactive Maya (bin/maya-gui) as a child process: its main thread runs the idle
 // queue, and plug-ins are loaded and unloaded by lines on its stdin.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { spawnTied } from "@dcc/test-support";
 import { standInMayaGui } from "./stand-in-paths.ts";
 
 /** The running stand-in Maya. */
@@ -18,7 +19,8 @@ export interface StandInGui {
 
 /** Starts the stand-in with `env` added, and waits for it to be ready. */
 export async function startStandInGui(env: Record<string, string>): Promise<StandInGui> {
-  const child = spawn("python3", [standInMayaGui], {
+  // Killed with this test worker if it dies first.
+  const child = spawnTied("python3", [standInMayaGui], {
     env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: "1" },
     stdio: ["pipe", "pipe", "pipe"],
   });
