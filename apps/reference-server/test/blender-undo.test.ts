@@ -86,7 +86,7 @@ describeWithBlender(
        return made;`,
       );
       expect(result).toMatchObject({ success: true });
-      const changes = (result.stats as { changes: { created: string[]; removed: string[] } })
+      const changes = (result["stats"] as { changes: { created: string[]; removed: string[] } })
         .changes;
       expect(changes.created).toContain('objects["Box"]');
       expect(changes.created).not.toContain(`objects["${String(result.output)}"]`);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAdapterExecutor } from "./create-adapter-executor.ts";
 import type { DccAdapter } from "./dcc-adapter.ts";
 import type { DccApiExecutor } from "./dcc-api-executor.ts";
-import type { DccTransactionOptions } from "./dcc-transaction.ts";
+import type { DccChangeReport, DccTransactionOptions } from "./dcc-transaction.ts";
 
 interface ListHost {
   items: string[];
@@ -115,7 +115,7 @@ describe("scripts are transactions", { timeout: 60_000 }, () => {
 
   it("takes the result's changes from the adapter's net report over the commands' own reports", async () => {
     const commit = { rolledBack: false, undoStep: "net" };
-    const reportingAdapter = (changes: unknown): DccAdapter => ({
+    const reportingAdapter = (changes: DccChangeReport | undefined): DccAdapter => ({
       dccName: "list",
       commands: () => [
         // A command that reports what it made, under the name it had then.
