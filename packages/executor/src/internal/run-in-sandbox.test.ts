@@ -17,6 +17,8 @@ const limits: RunLimits = {
   maxDispatchCalls: 5,
   maxLogEntries: 3,
   maxLogChars: 100,
+  maxArgsChars: 1_000_000,
+  maxArgsDepth: 64,
 };
 
 function variantOf(imported: unknown): QuickJSSyncVariant {

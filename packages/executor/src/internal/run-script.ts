@@ -170,6 +170,8 @@ async function runTraced(
       maxDispatchCalls: limits.maxDispatchCalls,
       maxLogEntries: limits.maxLogEntries,
       maxLogChars: limits.maxLogChars,
+      maxArgsChars: limits.maxArgsChars,
+      maxArgsDepth: limits.maxArgsDepth,
     },
     deadline: Date.now() + timeoutSecs * 1000,
     streamLogs: onLog !== undefined,

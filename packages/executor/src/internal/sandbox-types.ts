@@ -18,6 +18,8 @@ export interface RunLimits {
   maxDispatchCalls: number;
   maxLogEntries: number;
   maxLogChars: number;
+  maxArgsChars: number;
+  maxArgsDepth: number;
 }
 
 /** An entry point to call after the script body ran (materialized scripts). */
