@@ -25,8 +25,9 @@ export interface ExecutorLimits {
   /** Most bytes of encoded images one result carries in all (3 MiB = 3,145,728). */
   maxImageBytes: number;
   /**
-   * Largest arguments of one `dispatch` call, in characters of their JSON text (8 MiB =
-   * 8,388,608); larger ones are refused with `INVALID_ARGS` before they reach the host.
+   * Largest arguments of one `dispatch` call, in characters of their JSON text (16 MiB =
+   * 16,777,216, a DCC link's frame limit); larger ones are refused with `INVALID_ARGS` before
+   * they reach the host.
    */
   maxArgsChars: number;
   /**
@@ -50,7 +51,7 @@ export const defaultExecutorLimits: Readonly<ExecutorLimits> = Object.freeze({
   maxLogChars: 64 * 1024,
   maxImages: 4,
   maxImageBytes: 3 * 1024 * 1024,
-  maxArgsChars: 8 * 1024 * 1024,
+  maxArgsChars: 16 * 1024 * 1024,
   maxArgsDepth: 64,
 });
 

@@ -547,6 +547,32 @@ return codes;`,
     args: code("return dispatch('objExists', { args: ['n'.repeat(10 * 1024 * 1024)] });"),
     expect: { kind: "ok", output: false },
   },
+  {
+    name: "an argument nested 1000 deep",
+    group: "dispatch",
+    args: code(
+      "let inner = []; for (let i = 0; i < 1000; i++) inner = [inner];\nreturn dispatch('ls', { options: { depth: inner } });",
+    ),
+    expect: {
+      kind: "error",
+      errorCode: "SCRIPT_ERROR",
+      error: /INVALID_ARGS, from ls\)[\s\S]*deeper than 64 levels/,
+    },
+  },
+  {
+    name: "an argument nested 1000 deep, caught, and the next call works",
+    group: "dispatch",
+    args: code(
+      "let inner = []; for (let i = 0; i < 1000; i++) inner = [inner];\nlet code; try { dispatch('setAttr', { args: ['pCube1.tx', inner] }); } catch (e) { code = [e.code, e.completion]; }\nreturn [code, dispatch('objExists', { args: ['nothing'] })];",
+    ),
+    expect: { kind: "ok", output: [["INVALID_ARGS", "not_started"], false] },
+  },
+  {
+    name: "an argument over the size limit",
+    group: "dispatch",
+    args: code("return dispatch('objExists', { args: ['n'.repeat(17 * 1024 * 1024)] });"),
+    expect: { kind: "error", errorCode: "SCRIPT_ERROR", error: /INVALID_ARGS[\s\S]*maxArgsChars/ },
+  },
   // Syntax.
   {
     name: "a syntax error",
