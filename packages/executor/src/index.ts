@@ -54,6 +54,7 @@ export type {
   ExecuteStats,
   ExecuteSuccess,
   ExecuteTransactionReport,
+  ExecuteTruncation,
   JsonValue,
 } from "./execute-result.ts";
 export { executeErrorCodes } from "./execute-result.ts";

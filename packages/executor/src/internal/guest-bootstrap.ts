@@ -1,13 +1,23 @@
 // Guest-side JavaScript evaluated in every fresh context before the script. It receives the raw
 // host functions as arguments (they never become globals), installs `dispatch`, `console` and
-// `progress`, removes what a script must not have, and returns the output serializer.
+// `progress`, removes what a script must not have, and returns the output serializer
+// (`serialize(value, maxChars)`, see OUTPUT_SERIALIZER).
 
 /**
  * The output serializer for objects, compiled on first use: most scripts return a primitive, and
  * compiling this in every fresh context costs about a third of the bootstrap. A function
  * expression over built-ins the bootstrap captured before the script ran.
+ *
+ * `serialize(value, maxChars)` returns the JSON text of `value` when it fits `maxChars`. When it
+ * does not, the value is cut structurally, as the MCP bridge cuts a result: arrays keep their
+ * first items, objects their first keys, strings their start, and values below a depth are
+ * summarised, each cut saying what it left out; the caps halve until the text fits. The report
+ * of what was cut comes first: `"\u0001" + reportJson + "\u0001" + text` (JSON text never starts
+ * with a control character). Every walk is bounded by the budget of characters: it stops as soon
+ * as what it would produce is known to be over the limit, so the work and the memory stay in
+ * proportion to the limit, not to the value.
  */
-const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, StringOf, TypeErrorClass, SetClass) {
+const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, StringOf, TypeErrorClass, SetClass, sliceOf) {
   "use strict";
   const identifier = /^[A-Za-z_$][\\w$]*$/;
   const outputError = (what, path) => {
@@ -17,28 +27,47 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
   };
   const child = (path, key) =>
     identifier.test(key) ? path + "." + key : path + "[" + stringify(key) + "]";
+  // Thrown (and caught here) once a walk has produced more than its budget; never escapes.
+  const overBudget = { over: true };
+  // Characters the walk may still produce. Each value spends at least what its JSON takes
+  // (a lower bound: no commas, no escapes), so a walk that overspends is surely over the limit.
+  let budget = 0;
+  const numberChars = (value) => (value < 0 ? 1 : 0) + (value % 1 === 0 ? 1 : 3);
   const toJson = (value, path, stack) => {
     switch (typeof value) {
-      case "string": case "boolean": case "number": return value;
-      case "bigint": return StringOf(value);
-      case "undefined": return null;
+      case "string":
+        budget -= value.length + 2;
+        if (budget < 0) throw overBudget;
+        return value;
+      case "boolean": budget -= 4; if (budget < 0) throw overBudget; return value;
+      case "number": budget -= numberChars(value); if (budget < 0) throw overBudget; return value;
+      case "bigint": return toJson(StringOf(value), path, stack);
+      case "undefined": return toJson(null, path, stack);
       case "function": throw outputError("a function", path);
       case "symbol": throw outputError("a symbol", path);
     }
-    if (value === null) return null;
+    if (value === null) {
+      budget -= 4;
+      if (budget < 0) throw overBudget;
+      return null;
+    }
     if (typeof value.toJSON === "function") {
       value = value.toJSON();
       if (typeof value !== "object" || value === null) return toJson(value, path, stack);
     }
     if (stack.has(value)) throw outputError("a cycle", path);
+    budget -= 2;
+    if (budget < 0) throw overBudget;
     stack.add(value);
     let out;
     if (isArray(value)) {
       out = [];
-      for (let i = 0; i < value.length; i++) out.push(toJson(value[i], path + "[" + i + "]", stack));
+      for (let i = 0; i < value.length; i++) out[i] = toJson(value[i], path + "[" + i + "]", stack);
     } else {
       out = {};
       for (const key of keys(value)) {
+        budget -= key.length + 3;
+        if (budget < 0) throw overBudget;
         const item = toJson(value[key], child(path, key), stack);
         defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
       }
@@ -46,7 +75,131 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
     stack.delete(value);
     return out;
   };
-  return function serialize(value) { return stringify(toJson(value, "output", new SetClass())); };
+  // The same walk within caps, counting what it leaves out in \`cut\`.
+  const spendText = (text) => {
+    budget -= text.length + 2;
+    if (budget < 0) throw overBudget;
+    return text;
+  };
+  const shrink = (value, path, stack, depth, caps, cut) => {
+    switch (typeof value) {
+      case "string":
+        if (value.length <= caps.chars) return spendText(value);
+        cut.stringsShortened++;
+        cut.charsLeftOut += value.length - caps.chars;
+        return spendText(sliceOf(value, 0, caps.chars) + "… [" + (value.length - caps.chars) + " more chars]");
+      case "boolean": budget -= 4; if (budget < 0) throw overBudget; return value;
+      case "number":
+        budget -= value === value && value !== 1 / 0 && value !== -1 / 0 ? StringOf(value).length : 4;
+        if (budget < 0) throw overBudget;
+        return value;
+      case "bigint": return shrink(StringOf(value), path, stack, depth, caps, cut);
+      case "undefined": return shrink(null, path, stack, depth, caps, cut);
+      case "function": throw outputError("a function", path);
+      case "symbol": throw outputError("a symbol", path);
+    }
+    if (value === null) {
+      budget -= 4;
+      if (budget < 0) throw overBudget;
+      return null;
+    }
+    if (typeof value.toJSON === "function") {
+      value = value.toJSON();
+      if (typeof value !== "object" || value === null) return shrink(value, path, stack, depth, caps, cut);
+    }
+    if (stack.has(value)) throw outputError("a cycle", path);
+    if (depth >= caps.depth) {
+      cut.valuesSummarised++;
+      return spendText(isArray(value) ? "[array of " + value.length + "]" : "[object]");
+    }
+    budget -= 2;
+    if (budget < 0) throw overBudget;
+    stack.add(value);
+    let out;
+    if (isArray(value)) {
+      out = [];
+      const kept = value.length < caps.items ? value.length : caps.items;
+      for (let i = 0; i < kept; i++) {
+        out[i] = shrink(value[i], path + "[" + i + "]", stack, depth + 1, caps, cut);
+      }
+      if (value.length > kept) {
+        cut.itemsLeftOut += value.length - kept;
+        out[kept] = spendText("… " + (value.length - kept) + " more items");
+      }
+    } else {
+      out = {};
+      const names = keys(value);
+      const kept = names.length < caps.keys ? names.length : caps.keys;
+      for (let i = 0; i < kept; i++) {
+        const key = names[i];
+        budget -= key.length + 3;
+        if (budget < 0) throw overBudget;
+        const item = shrink(value[key], child(path, key), stack, depth + 1, caps, cut);
+        defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      }
+      if (names.length > kept) {
+        cut.keysLeftOut += names.length - kept;
+        const more = spendText((names.length - kept) + " more keys");
+        defineProperty(out, "…", { value: more, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    stack.delete(value);
+    return out;
+  };
+  const truncated = (text, cut, maxChars, originalChars) => {
+    const report = {
+      limitChars: maxChars,
+      keptChars: text.length,
+      itemsLeftOut: cut.itemsLeftOut,
+      keysLeftOut: cut.keysLeftOut,
+      stringsShortened: cut.stringsShortened,
+      charsLeftOut: cut.charsLeftOut,
+      valuesSummarised: cut.valuesSummarised,
+    };
+    if (originalChars !== undefined) report.originalChars = originalChars;
+    return "\\u0001" + stringify(report) + "\\u0001" + text;
+  };
+  const fit = (value, maxChars, originalChars) => {
+    let caps = { items: 200, keys: 200, chars: 4000, depth: 8 };
+    for (let round = 0; round < 12; round++) {
+      const cut = { itemsLeftOut: 0, keysLeftOut: 0, stringsShortened: 0, charsLeftOut: 0, valuesSummarised: 0 };
+      budget = maxChars;
+      let shrunk = overBudget;
+      try {
+        shrunk = shrink(value, "output", new SetClass(), 0, caps, cut);
+      } catch (error) {
+        if (error !== overBudget) throw error;
+      }
+      if (shrunk !== overBudget) {
+        const text = stringify(shrunk);
+        if (text.length <= maxChars) return truncated(text, cut, maxChars, originalChars);
+      }
+      caps = {
+        items: caps.items > 1 ? caps.items >> 1 : 1,
+        keys: caps.keys > 1 ? caps.keys >> 1 : 1,
+        chars: caps.chars > 32 ? caps.chars >> 1 : 16,
+        depth: caps.depth > 1 ? caps.depth - 1 : 1,
+      };
+    }
+    // Not even one item per level fits (the limit is tiny): a sentence in its place.
+    const cut = { itemsLeftOut: 0, keysLeftOut: 0, stringsShortened: 0, charsLeftOut: 0, valuesSummarised: 1 };
+    let text = stringify("[output left out: over the output limit of " + maxChars + " characters]");
+    if (text.length > maxChars) text = "null";
+    return truncated(text, cut, maxChars, originalChars);
+  };
+  return function serialize(value, maxChars) {
+    budget = maxChars;
+    let copy = overBudget;
+    try {
+      copy = toJson(value, "output", new SetClass());
+    } catch (error) {
+      if (error !== overBudget) throw error;
+    }
+    if (copy === overBudget) return fit(value, maxChars, undefined);
+    const text = stringify(copy);
+    if (text.length <= maxChars) return text;
+    return fit(value, maxChars, text.length);
+  };
 })`;
 
 /**
@@ -167,18 +320,23 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
 
   // Primitives need no walk; anything else compiles the serializer once (see OUTPUT_SERIALIZER).
   let serializeObject;
-  return function serialize(value) {
+  return function serialize(value, maxChars) {
     switch (typeof value) {
-      case "string": case "boolean": case "number": return stringify(value);
-      case "bigint": return stringify(StringOf(value));
+      case "boolean": case "number": return stringify(value);
+      case "bigint": value = StringOf(value); break;
       case "undefined": return "null";
     }
     if (value === null) return "null";
+    // A string is measured before it is copied into its JSON text: it may be far over the limit.
+    if (typeof value === "string" && value.length + 2 <= maxChars) {
+      const text = stringify(value);
+      if (text.length <= maxChars) return text;
+    }
     if (serializeObject === undefined) {
       serializeObject = indirectEval(${JSON.stringify(OUTPUT_SERIALIZER)})(
-        stringify, isArray, keys, defineProperty, StringOf, TypeErrorClass, SetClass,
+        stringify, isArray, keys, defineProperty, StringOf, TypeErrorClass, SetClass, sliceOf,
       );
     }
-    return serializeObject(value);
+    return serializeObject(value, maxChars);
   };
 })`;
