@@ -32,7 +32,6 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
   // Characters the walk may still produce. Each value spends at least what its JSON takes
   // (a lower bound: no commas, no escapes), so a walk that overspends is surely over the limit.
   let budget = 0;
-  const numberChars = (value) => (value < 0 ? 1 : 0) + (value % 1 === 0 ? 1 : 3);
   const toJson = (value, path, stack) => {
     switch (typeof value) {
       case "string":
@@ -40,7 +39,8 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
         if (budget < 0) throw overBudget;
         return value;
       case "boolean": budget -= 4; if (budget < 0) throw overBudget; return value;
-      case "number": budget -= numberChars(value); if (budget < 0) throw overBudget; return value;
+      // A number takes one character at least, three unless it is an integer ("0.5").
+      case "number": budget -= value % 1 === 0 ? 1 : 3; if (budget < 0) throw overBudget; return value;
       case "bigint": return toJson(StringOf(value), path, stack);
       case "undefined": return toJson(null, path, stack);
       case "function": throw outputError("a function", path);
