@@ -1,6 +1,7 @@
-// Arguments bounded on both sides of the link, with a real Blender: a deeply nested argument is
+// Bounds on what crosses to and from a real Blender. Arguments: a deeply nested argument is
 // refused before it is sent, and a raw frame that bypasses Node is refused by Blender's own link
-// without ending Blender, its link thread or the session.
+// without ending Blender, its link thread or the session. Outputs: one over the output limit is
+// cut, and the script's scene changes are kept.
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
@@ -21,7 +22,7 @@ const nestedArrays = (depth: number): string =>
 const attempt = (call: string): string =>
   `try { return { value: ${call} } } catch (e) { return { code: e.code, message: e.message, completion: e.completion } }`;
 
-describeWithBlender("deeply nested arguments", () => {
+describeWithBlender("bounds on arguments and outputs", () => {
   let session: BlenderSession;
   beforeAll(async () => {
     assertBlender();
@@ -49,6 +50,31 @@ describeWithBlender("deeply nested arguments", () => {
       expect(session.adapter.launches).toBe(1);
     },
   );
+
+  it("an output over the output limit is cut; the script succeeds and its torus stays", async () => {
+    const result = await session.run(
+      'dispatch("mesh.primitive_torus_add", {});\n' +
+        'const names = dispatch("data.list", { collection: "objects" }).map((o) => o.name);\n' +
+        'return { names, rows: Array.from({ length: 30000 }, (_, i) => ({ i, text: "v".repeat(40) })) };',
+    );
+    const output = outputOf<{ names: string[]; rows: unknown[] }>(result);
+    expect(output.names).toContain("Torus");
+    expect(String(output.rows.at(-1))).toMatch(/more items/);
+    expect(result).toMatchObject({
+      success: true,
+      truncated: { limitChars: 1024 * 1024 },
+      transaction: { rolledBack: false },
+    });
+    const after = await session.run(
+      'return dispatch("data.list", { collection: "objects" }).map((o) => o.name);',
+    );
+    expect(outputOf<string[]>(after)).toContain("Torus");
+    // One undo takes the whole script back: it was committed as one step.
+    const undone = await session.run(
+      'dispatch("ed.undo", {}); return dispatch("data.list", { collection: "objects" }).map((o) => o.name);',
+    );
+    expect(outputOf<string[]>(undone)).not.toContain("Torus");
+  });
 
   it("a raw frame nested 1000 deep gets a BAD_FRAME goodbye from Blender, which serves on", async () => {
     const pid = session.adapter.pid;
