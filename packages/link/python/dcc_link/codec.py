@@ -22,8 +22,10 @@ DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024
 MAX_PARAMS_DEPTH = 64
 MAX_FRAME_DEPTH = MAX_PARAMS_DEPTH + 1
 
-# A JSON string, escapes included (DOTALL: a backslash may precede any byte of a bad frame).
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A JSON string, escapes included (DOTALL: a backslash may precede any byte of a bad frame). An
+# unterminated one runs to the end, so a match never fails: a failed match would be retried at
+# every later quote, which is quadratic in a frame of escaped quotes.
+_STRING = re.compile(rb'"[^"\\]*(?:\\(?:.|\Z)[^"\\]*)*(?:"|\Z)', re.DOTALL)
 # Keeps only brackets, with objects and arrays written alike.
 _BRACKETS_ONLY = bytes.maketrans(b"{}", b"[]")
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")

@@ -120,6 +120,13 @@ class NestingTest(unittest.TestCase):
         params = json.dumps({"name": text, "escaped": '"[[[' * 100})
         self.assertEqual(decode_body(call_body(params))["params"]["name"], text)
 
+    def test_an_unterminated_string_of_escaped_quotes_is_refused_in_linear_time(self):
+        # Each escaped quote could start a string that never ends; looking for every one of
+        # their ends would take hours here.
+        with self.assertRaises(FrameError) as caught:
+            decode_body(b'{"type":"call","params":{"a":"' + b'\\"' * 300_000)
+        self.assertEqual(caught.exception.code, "BAD_FRAME")
+
     def test_wide_shallow_values_decode(self):
         params = json.dumps({"v": [[i, [i]] for i in range(10_000)]})
         self.assertEqual(len(decode_body(call_body(params))["params"]["v"]), 10_000)
