@@ -20,19 +20,33 @@
 const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, StringOf, TypeErrorClass, SetClass, sliceOf) {
   "use strict";
   const identifier = /^[A-Za-z_$][\\w$]*$/;
-  const outputError = (what, path) => {
-    const error = new TypeErrorClass("Output is not JSON-representable: " + what + " at " + path);
+  // The walk's position: segments[0..depth) are the keys and indices from the output down. A path
+  // is spelt out only for an error, not at every value.
+  const segments = [];
+  const pathTo = (depth) => {
+    let path = "output";
+    for (let i = 0; i < depth; i++) {
+      const segment = segments[i];
+      path =
+        typeof segment === "number" ? path + "[" + segment + "]"
+        : identifier.test(segment) ? path + "." + segment
+        : path + "[" + stringify(segment) + "]";
+    }
+    return path;
+  };
+  const outputError = (what, depth) => {
+    const error = new TypeErrorClass("Output is not JSON-representable: " + what + " at " + pathTo(depth));
     error.name = "OutputError";
     return error;
   };
-  const child = (path, key) =>
-    identifier.test(key) ? path + "." + key : path + "[" + stringify(key) + "]";
+  const define = (out, key, item) =>
+    defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
   // Thrown (and caught here) once a walk has produced more than its budget; never escapes.
   const overBudget = { over: true };
   // Characters the walk may still produce. Each value spends at least what its JSON takes
-  // (a lower bound: no commas, no escapes), so a walk that overspends is surely over the limit.
+  // (a lower bound: no escapes), so a walk that overspends is surely over the limit.
   let budget = 0;
-  const toJson = (value, path, stack) => {
+  const toJson = (value, depth, stack) => {
     switch (typeof value) {
       case "string":
         budget -= value.length + 2;
@@ -41,10 +55,10 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
       case "boolean": budget -= 4; if (budget < 0) throw overBudget; return value;
       // A number takes one character at least, three unless it is an integer ("0.5").
       case "number": budget -= value % 1 === 0 ? 1 : 3; if (budget < 0) throw overBudget; return value;
-      case "bigint": return toJson(StringOf(value), path, stack);
-      case "undefined": return toJson(null, path, stack);
-      case "function": throw outputError("a function", path);
-      case "symbol": throw outputError("a symbol", path);
+      case "bigint": return toJson(StringOf(value), depth, stack);
+      case "undefined": return toJson(null, depth, stack);
+      case "function": throw outputError("a function", depth);
+      case "symbol": throw outputError("a symbol", depth);
     }
     if (value === null) {
       budget -= 4;
@@ -53,23 +67,28 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
     }
     if (typeof value.toJSON === "function") {
       value = value.toJSON();
-      if (typeof value !== "object" || value === null) return toJson(value, path, stack);
+      if (typeof value !== "object" || value === null) return toJson(value, depth, stack);
     }
-    if (stack.has(value)) throw outputError("a cycle", path);
+    if (stack.has(value)) throw outputError("a cycle", depth);
     budget -= 2;
     if (budget < 0) throw overBudget;
     stack.add(value);
     let out;
     if (isArray(value)) {
       out = [];
-      for (let i = 0; i < value.length; i++) out[i] = toJson(value[i], path + "[" + i + "]", stack);
+      budget -= value.length; // the commas, and then some
+      if (budget < 0) throw overBudget;
+      for (let i = 0; i < value.length; i++) {
+        segments[depth] = i;
+        out[i] = toJson(value[i], depth + 1, stack);
+      }
     } else {
       out = {};
       for (const key of keys(value)) {
-        budget -= key.length + 3;
+        budget -= key.length + 4;
         if (budget < 0) throw overBudget;
-        const item = toJson(value[key], child(path, key), stack);
-        defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+        segments[depth] = key;
+        define(out, key, toJson(value[key], depth + 1, stack));
       }
     }
     stack.delete(value);
@@ -77,42 +96,42 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
   };
   // The same walk within caps, counting what it leaves out in \`cut\`.
   const spendText = (text) => {
-    budget -= text.length + 2;
+    budget -= text.length + 3;
     if (budget < 0) throw overBudget;
     return text;
   };
-  const shrink = (value, path, stack, depth, caps, cut) => {
+  const shrink = (value, depth, stack, caps, cut) => {
     switch (typeof value) {
       case "string":
         if (value.length <= caps.chars) return spendText(value);
         cut.stringsShortened++;
         cut.charsLeftOut += value.length - caps.chars;
         return spendText(sliceOf(value, 0, caps.chars) + "… [" + (value.length - caps.chars) + " more chars]");
-      case "boolean": budget -= 4; if (budget < 0) throw overBudget; return value;
+      case "boolean": budget -= 5; if (budget < 0) throw overBudget; return value;
       case "number":
-        budget -= value === value && value !== 1 / 0 && value !== -1 / 0 ? StringOf(value).length : 4;
+        budget -= (value === value && value !== 1 / 0 && value !== -1 / 0 ? StringOf(value).length : 4) + 1;
         if (budget < 0) throw overBudget;
         return value;
-      case "bigint": return shrink(StringOf(value), path, stack, depth, caps, cut);
-      case "undefined": return shrink(null, path, stack, depth, caps, cut);
-      case "function": throw outputError("a function", path);
-      case "symbol": throw outputError("a symbol", path);
+      case "bigint": return shrink(StringOf(value), depth, stack, caps, cut);
+      case "undefined": return shrink(null, depth, stack, caps, cut);
+      case "function": throw outputError("a function", depth);
+      case "symbol": throw outputError("a symbol", depth);
     }
     if (value === null) {
-      budget -= 4;
+      budget -= 5;
       if (budget < 0) throw overBudget;
       return null;
     }
     if (typeof value.toJSON === "function") {
       value = value.toJSON();
-      if (typeof value !== "object" || value === null) return shrink(value, path, stack, depth, caps, cut);
+      if (typeof value !== "object" || value === null) return shrink(value, depth, stack, caps, cut);
     }
-    if (stack.has(value)) throw outputError("a cycle", path);
+    if (stack.has(value)) throw outputError("a cycle", depth);
     if (depth >= caps.depth) {
       cut.valuesSummarised++;
       return spendText(isArray(value) ? "[array of " + value.length + "]" : "[object]");
     }
-    budget -= 2;
+    budget -= 3;
     if (budget < 0) throw overBudget;
     stack.add(value);
     let out;
@@ -120,7 +139,8 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
       out = [];
       const kept = value.length < caps.items ? value.length : caps.items;
       for (let i = 0; i < kept; i++) {
-        out[i] = shrink(value[i], path + "[" + i + "]", stack, depth + 1, caps, cut);
+        segments[depth] = i;
+        out[i] = shrink(value[i], depth + 1, stack, caps, cut);
       }
       if (value.length > kept) {
         cut.itemsLeftOut += value.length - kept;
@@ -134,13 +154,12 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
         const key = names[i];
         budget -= key.length + 3;
         if (budget < 0) throw overBudget;
-        const item = shrink(value[key], child(path, key), stack, depth + 1, caps, cut);
-        defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+        segments[depth] = key;
+        define(out, key, shrink(value[key], depth + 1, stack, caps, cut));
       }
       if (names.length > kept) {
         cut.keysLeftOut += names.length - kept;
-        const more = spendText((names.length - kept) + " more keys");
-        defineProperty(out, "…", { value: more, enumerable: true, writable: true, configurable: true });
+        define(out, "…", spendText((names.length - kept) + " more keys"));
       }
     }
     stack.delete(value);
@@ -166,7 +185,7 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
       budget = maxChars;
       let shrunk = overBudget;
       try {
-        shrunk = shrink(value, "output", new SetClass(), 0, caps, cut);
+        shrunk = shrink(value, 0, new SetClass(), caps, cut);
       } catch (error) {
         if (error !== overBudget) throw error;
       }
@@ -174,10 +193,12 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
         const text = stringify(shrunk);
         if (text.length <= maxChars) return truncated(text, cut, maxChars, originalChars);
       }
+      // A walk that ran out of budget was far over: its caps go down faster.
+      const by = shrunk === overBudget ? 2 : 1;
       caps = {
-        items: caps.items > 1 ? caps.items >> 1 : 1,
-        keys: caps.keys > 1 ? caps.keys >> 1 : 1,
-        chars: caps.chars > 32 ? caps.chars >> 1 : 16,
+        items: caps.items >> by || 1,
+        keys: caps.keys >> by || 1,
+        chars: caps.chars >> by > 16 ? caps.chars >> by : 16,
         depth: caps.depth > 1 ? caps.depth - 1 : 1,
       };
     }
@@ -191,7 +212,7 @@ const OUTPUT_SERIALIZER = `(function (stringify, isArray, keys, defineProperty, 
     budget = maxChars;
     let copy = overBudget;
     try {
-      copy = toJson(value, "output", new SetClass());
+      copy = toJson(value, 0, new SetClass());
     } catch (error) {
       if (error !== overBudget) throw error;
     }

@@ -102,8 +102,9 @@ describe("an output over the output limit", () => {
     );
     expect(result.truncated).toMatchObject({
       originalChars: JSON.stringify(Array.from({ length: 250 }, (_, i) => 123456.75 + i)).length,
-      // 200 items of 10 characters and a comma are over 2000 still; 100 fit.
-      itemsLeftOut: 150,
+      // 200 items of 10 characters and a comma run out of the budget, so the caps drop to a
+      // quarter: 50 items fit.
+      itemsLeftOut: 200,
     });
     expect(result.truncated?.note).toMatch(/^The output was 2\d{3} characters of JSON/);
   });
