@@ -11,7 +11,7 @@
  * `serialize(value, maxChars)` returns the JSON text of `value` when it fits `maxChars`. When it
  * does not, the value is cut structurally, as the MCP bridge cuts a result: arrays keep their
  * first items, objects their first keys, strings their start, and values below a depth are
- * summarised, each cut saying what it left out; the caps halve until the text fits. The report
+ * summarised, each cut saying what it left out; the caps go down until the text fits. The report
  * of what was cut comes first: `"\u0001" + reportJson + "\u0001" + text` (JSON text never starts
  * with a control character). Every walk is bounded by the budget of characters: it stops as soon
  * as what it would produce is known to be over the limit, so the work and the memory stay in
