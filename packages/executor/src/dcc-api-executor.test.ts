@@ -223,10 +223,13 @@ describe("DccApiExecutor.execute: input and limits", () => {
     expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "stack" });
   });
 
-  it("refuses too large an output with its size instead of cutting it", async () => {
-    const result = failed(await executor.execute('return "x".repeat(2 * 1024 * 1024)'));
-    expect(result).toMatchObject({ errorCode: "LIMIT_EXCEEDED", limit: "output" });
-    expect(result.error).toContain(`${2 * 1024 * 1024 + 2} characters`);
+  it("cuts too large an output to the limit and says so, instead of failing", async () => {
+    const result = await executor.execute('return "x".repeat(2 * 1024 * 1024)');
+    expect(result).toMatchObject({
+      success: true,
+      output: `${"x".repeat(4000)}… [${2 * 1024 * 1024 - 4000} more chars]`,
+      truncated: { limitChars: 1024 * 1024, stringsShortened: 1 },
+    });
   });
 
   it("answers a command right whether its host answers at once or later", async () => {

@@ -124,6 +124,37 @@ export interface ExecuteTransactionReport {
   filesWritten?: string[];
 }
 
+/**
+ * How an output over `limits.maxOutputChars` was cut to fit it. The script still succeeded and
+ * its changes were kept; the output says in place what it lost: a shortened array ends with
+ * `"… N more items"`, a shortened object has a `"…": "N more keys"` entry, a shortened string
+ * ends with `… [N more chars]`, and an array or object below the kept depth reads
+ * `"[array of N]"` or `"[object]"`.
+ */
+export interface ExecuteTruncation {
+  /** The output limit, in characters of JSON. */
+  limitChars: number;
+  /** Characters of the JSON that was kept. */
+  keptChars: number;
+  /**
+   * Characters of the whole output's JSON; absent when the output was far over the limit (it
+   * is then not measured: measuring would cost as much as the output).
+   */
+  originalChars?: number;
+  /** Array items left out. */
+  itemsLeftOut: number;
+  /** Object keys left out. */
+  keysLeftOut: number;
+  /** Strings shortened. */
+  stringsShortened: number;
+  /** Characters left out of those strings. */
+  charsLeftOut: number;
+  /** Arrays and objects below the kept depth, summarised. */
+  valuesSummarised: number;
+  /** The same in a sentence, for the agent. */
+  note: string;
+}
+
 /** A successful execution. */
 export interface ExecuteSuccess {
   success: true;
@@ -145,6 +176,8 @@ export interface ExecuteSuccess {
   droppedImages?: ExecuteImageDropped[];
   /** The undo step that holds the script's changes (see {@link ExecuteTransactionReport}). */
   transaction?: ExecuteTransactionReport;
+  /** Present when the output was over the output limit and was cut to fit it. */
+  truncated?: ExecuteTruncation;
 }
 
 /** A failed execution. */

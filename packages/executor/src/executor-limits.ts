@@ -24,6 +24,18 @@ export interface ExecutorLimits {
   maxImages: number;
   /** Most bytes of encoded images one result carries in all (3 MiB = 3,145,728). */
   maxImageBytes: number;
+  /**
+   * Largest arguments of one `dispatch` call, in characters of their JSON text (16 MiB =
+   * 16,777,216, a DCC link's frame limit); larger ones are refused with `INVALID_ARGS` before
+   * they reach the host.
+   */
+  maxArgsChars: number;
+  /**
+   * Deepest nesting of one `dispatch` call's arguments, the arguments object being level 1
+   * (64); deeper ones are refused with `INVALID_ARGS` before they reach the host. A DCC's link
+   * refuses params nested deeper than 64 levels whatever this says.
+   */
+  maxArgsDepth: number;
 }
 
 /** The default {@link ExecutorLimits}. */
@@ -39,6 +51,8 @@ export const defaultExecutorLimits: Readonly<ExecutorLimits> = Object.freeze({
   maxLogChars: 64 * 1024,
   maxImages: 4,
   maxImageBytes: 3 * 1024 * 1024,
+  maxArgsChars: 16 * 1024 * 1024,
+  maxArgsDepth: 64,
 });
 
 /**

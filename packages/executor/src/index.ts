@@ -55,6 +55,7 @@ export type {
   ExecuteStats,
   ExecuteSuccess,
   ExecuteTransactionReport,
+  ExecuteTruncation,
   JsonValue,
 } from "./execute-result.ts";
 export { executeErrorCodes } from "./execute-result.ts";

@@ -127,6 +127,18 @@ describe.each(["blocking", "pump"] as const)("SyncLink (%s host)", (loop) => {
     expect(link.call("echo", '{"small":1}', patient())).toMatchObject({ status: "result" });
   });
 
+  it("refuses params nested deeper than 64 levels without breaking", async () => {
+    const host = await startTestHost({ loop });
+    const link = await syncLinkTo(host.link);
+    const params = (depth: number): string =>
+      `{"v":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+    expect(link.call("echo", params(1000), patient())).toMatchObject({
+      status: "refused",
+      message: expect.stringContaining("deeper than 64 levels"),
+    });
+    expect(link.call("echo", params(64), patient())).toMatchObject({ status: "result" });
+  });
+
   it("reports a host that died mid-call as broken, and stays broken", async () => {
     const host = await startTestHost({ loop });
     const link = await syncLinkTo(host.link);

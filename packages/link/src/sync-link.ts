@@ -1,7 +1,9 @@
 import { readSync, writeSync } from "node:fs";
 import type { Socket } from "node:net";
 import type { CallCompletion } from "./call-completion.ts";
+import { maxParamsDepth } from "./internal/encode-call.ts";
 import { type Frame, FrameDecoder, FrameViolation } from "./internal/frame-codec.ts";
+import { nestsDeeperThan } from "./internal/json-nesting.ts";
 import { openConnection } from "./internal/open-connection.ts";
 import { callFrame, cancelFrame, parseServerFrame } from "./internal/protocol.ts";
 import type { LinkEndpoint } from "./link-endpoint.ts";
@@ -47,7 +49,10 @@ export type SyncCallOutcome =
     }
   /** `shouldStop` said stop, or the deadline passed: the host may still be running it. */
   | { readonly status: "stopped"; readonly reason: "stopped" | "deadline" }
-  /** The call is over the frame limit and was not sent; the link stays usable. */
+  /**
+   * The call is over the frame limit, or its params nest deeper than 64 levels, and was not
+   * sent; the link stays usable.
+   */
   | { readonly status: "refused"; readonly message: string }
   /**
    * The connection failed (closed, reset, a bad frame): {@link SyncLink.broken} says why, and
@@ -110,6 +115,10 @@ export class SyncLink {
     }
     if (this.#broken !== undefined) return { status: "broken", message: this.#broken };
     const id = this.#nextId++;
+    if (nestsDeeperThan(paramsJson, maxParamsDepth)) {
+      const message = `${method}: params nest deeper than ${maxParamsDepth} levels, the link's limit`;
+      return { status: "refused", message };
+    }
     const frame = callFrame(id, method, paramsJson);
     if (frame.length - 4 > this.#maxFrameBytes) {
       const message = `${method}: the call is ${frame.length - 4} bytes, over the link's limit of ${this.#maxFrameBytes}`;

@@ -381,9 +381,9 @@ return codes;`,
   {
     name: "a 100 MB return value",
     group: "output",
-    // repeat() builds a small rope; its JSON text is flat and over the memory limit, so memory
-    // runs out before the output limit is checked. (At 50 MB the JSON fits the limit, and then
-    // whether the worker's heap has a free 50 MB block decides between two outcomes.)
+    // repeat() builds a small rope. An output over the limit is cut, not failed, but taking the
+    // head of a rope makes it flat, and 100 MB flat is over the memory limit: the memory limit
+    // still applies to whatever the output costs.
     args: code("return 'x'.repeat(100 * 1024 * 1024);"),
     expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "memory", error: /memory limit/ },
   },
@@ -391,7 +391,31 @@ return codes;`,
     name: "a 2 MB return value",
     group: "output",
     args: code("return 'x'.repeat(2 * 1024 * 1024);"),
-    expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "output", error: /output limit/ },
+    expect: { kind: "ok", output: `${"x".repeat(4000)}… [${2 * 1024 * 1024 - 4000} more chars]` },
+  },
+  {
+    name: "a 50 MB return value of many small objects",
+    group: "output",
+    args: code(
+      "const rows = []; for (let i = 0; i < 400000; i++) rows.push({ id: i, name: 'row' + i }); return rows;",
+    ),
+    expect: {
+      kind: "ok",
+      check: (output) => {
+        const rows = output as unknown[];
+        if (rows.length > 201 || !/more items/.test(String(rows.at(-1)))) {
+          throw new Error(`not cut: ${JSON.stringify(rows).slice(0, 200)}`);
+        }
+      },
+    },
+  },
+  {
+    name: "a return value built until memory runs out",
+    group: "output",
+    args: code(
+      "const rows = []; for (let i = 0; ; i++) rows.push({ id: i, name: 'row'.repeat(50) + i }); return rows;",
+    ),
+    expect: { kind: "error", errorCode: "LIMIT_EXCEEDED", limit: "memory", error: /memory limit/ },
   },
   {
     name: "a cyclic return value",
@@ -546,6 +570,32 @@ return codes;`,
     group: "dispatch",
     args: code("return dispatch('objExists', { args: ['n'.repeat(10 * 1024 * 1024)] });"),
     expect: { kind: "ok", output: false },
+  },
+  {
+    name: "an argument nested 1000 deep",
+    group: "dispatch",
+    args: code(
+      "let inner = []; for (let i = 0; i < 1000; i++) inner = [inner];\nreturn dispatch('ls', { options: { depth: inner } });",
+    ),
+    expect: {
+      kind: "error",
+      errorCode: "SCRIPT_ERROR",
+      error: /INVALID_ARGS, from ls\)[\s\S]*deeper than 64 levels/,
+    },
+  },
+  {
+    name: "an argument nested 1000 deep, caught, and the next call works",
+    group: "dispatch",
+    args: code(
+      "let inner = []; for (let i = 0; i < 1000; i++) inner = [inner];\nlet code; try { dispatch('setAttr', { args: ['pCube1.tx', inner] }); } catch (e) { code = [e.code, e.completion]; }\nreturn [code, dispatch('objExists', { args: ['nothing'] })];",
+    ),
+    expect: { kind: "ok", output: [["INVALID_ARGS", "not_started"], false] },
+  },
+  {
+    name: "an argument over the size limit",
+    group: "dispatch",
+    args: code("return dispatch('objExists', { args: ['n'.repeat(17 * 1024 * 1024)] });"),
+    expect: { kind: "error", errorCode: "SCRIPT_ERROR", error: /INVALID_ARGS[\s\S]*maxArgsChars/ },
   },
   // Syntax.
   {

@@ -3,6 +3,7 @@
 // They serve whichever run the sandbox is running.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import type { ExecuteProgress } from "../execute-options.ts";
+import { argsRefusal } from "./args-bounds.ts";
 import { limitOf, readError } from "./guest-errors.ts";
 import { newRawStringFunction } from "./raw-string-function.ts";
 import { type RunState, stopFrom } from "./sandbox-run-state.ts";
@@ -56,7 +57,11 @@ export function newHostFunctions(
       }
       run.dispatchCalls++;
       const split = call.indexOf("\u0001");
-      const reply = run.host.dispatch(call.slice(split + 1), call.slice(0, split));
+      const name = call.slice(split + 1);
+      const argsJson = call.slice(0, split);
+      const refused = argsRefusal(name, argsJson, run.request.limits);
+      if (refused !== undefined) return refused;
+      const reply = run.host.dispatch(name, argsJson);
       if (reply === null) {
         run.stop ??= stopFrom(run.host.checkStop() ?? "cancelled");
         throw new Error(run.stop.error);

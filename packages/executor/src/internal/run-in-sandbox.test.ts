@@ -17,6 +17,8 @@ const limits: RunLimits = {
   maxDispatchCalls: 5,
   maxLogEntries: 3,
   maxLogChars: 100,
+  maxArgsChars: 1_000_000,
+  maxArgsDepth: 64,
 };
 
 function variantOf(imported: unknown): QuickJSSyncVariant {
@@ -149,14 +151,21 @@ describe("runInSandbox", () => {
     );
   });
 
-  it("fails on too large an output, giving its size", () => {
-    const outcome = run('return "x".repeat(20000)');
-    expect(outcome).toMatchObject({
-      status: "error",
-      errorCode: "LIMIT_EXCEEDED",
-      limit: "output",
+  it("cuts too large an output to the limit, reporting the cut apart from the text", () => {
+    const outcome = run('return ["x".repeat(20000)]');
+    expect(outcome).toMatchObject({ status: "ok" });
+    if (outcome.status !== "ok") return;
+    expect(outcome.outputJson).toBe(JSON.stringify([`${"x".repeat(4000)}… [16000 more chars]`]));
+    expect(JSON.parse(outcome.truncationJson ?? "null")).toEqual({
+      limitChars: 10_000,
+      keptChars: outcome.outputJson.length,
+      // Twice the limit: known to be over it without being measured.
+      itemsLeftOut: 0,
+      keysLeftOut: 0,
+      stringsShortened: 1,
+      charsLeftOut: 16_000,
+      valuesSummarised: 0,
     });
-    if (outcome.status === "error") expect(outcome.error).toContain("20002 characters");
   });
 
   it("stops at the memory limit", () => {

@@ -33,6 +33,8 @@ export type SandboxModule = Pick<QuickJSWASMModule, "newRuntime">;
 
 // This thread's native stack does not change, so neither does the QuickJS limit it can honour.
 const threadGuestStackCap = guestStackCap();
+/** Room for the report of what was cut, which comes before a cut output's text. */
+const maxTruncationReportChars = 1024;
 
 /**
  * A fresh runtime and context with the bootstrap already evaluated, waiting for one script.
@@ -291,7 +293,8 @@ export function runPrepared(
           return scriptError(error);
         }
         const value = own(state.value);
-        const json = ctx.callFunction(serialize, ctx.undefined, value);
+        const maxChars = own(ctx.newNumber(limits.maxOutputChars));
+        const json = ctx.callFunction(serialize, ctx.undefined, value, maxChars);
         if (json.error) {
           const error = own(json.error);
           if (run.stop !== null) return failStopped();
@@ -307,22 +310,32 @@ export function runPrepared(
         if (ctx.typeof(text) !== "string") {
           return fail("SCRIPT_ERROR", "Output is not serializable");
         }
-        // Read the length first: copying a huge string out of the guest is the expensive part.
+        // The serializer cuts an output over the limit down to it (see guest-bootstrap.ts). The
+        // length is read before the text is copied out: a serializer that failed at that would
+        // otherwise have the host copy whatever it made.
         const length = ctx.getNumber(own(ctx.getProp(text, "length")));
-        if (length > limits.maxOutputChars) {
+        if (length > limits.maxOutputChars + maxTruncationReportChars) {
           return fail(
             "LIMIT_EXCEEDED",
             `Output is ${length} characters of JSON, over the output limit of ${limits.maxOutputChars} characters; return less data (for example a summary or a count)`,
             "output",
           );
         }
-        return {
+        const serialized = ctx.getString(text);
+        const ok: RunOutcome = {
           status: "ok",
-          outputJson: ctx.getString(text),
+          outputJson: serialized,
           logs: finishLogs(),
           dispatchCalls: run.dispatchCalls,
           poisoned,
         };
+        // A cut output comes as "\u0001" + report + "\u0001" + text.
+        if (serialized.charCodeAt(0) === 1) {
+          const end = serialized.indexOf("\u0001", 1);
+          ok.truncationJson = serialized.slice(1, end);
+          ok.outputJson = serialized.slice(end + 1);
+        }
+        return ok;
       }
     }
 

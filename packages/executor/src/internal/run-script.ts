@@ -14,6 +14,7 @@ import type {
   ExecuteResult,
   ExecuteStats,
   ExecuteSuccess,
+  ExecuteTruncation,
   JsonValue,
 } from "../execute-result.ts";
 import type { ExecutorLimits } from "../executor-limits.ts";
@@ -171,6 +172,8 @@ async function runTraced(
       maxDispatchCalls: limits.maxDispatchCalls,
       maxLogEntries: limits.maxLogEntries,
       maxLogChars: limits.maxLogChars,
+      maxArgsChars: limits.maxArgsChars,
+      maxArgsDepth: limits.maxArgsDepth,
     },
     deadline: Date.now() + timeoutSecs * 1000,
     streamLogs: onLog !== undefined,
@@ -233,6 +236,9 @@ async function runTraced(
       completion: "complete",
       stats: stats(dispatchCalls),
     };
+    if (outcome.truncationJson !== undefined) {
+      success.truncated = truncationReport(outcome.truncationJson);
+    }
     const attached = images.collect(output, limits);
     if (attached.images.length > 0) success.images = attached.images;
     if (attached.dropped.length > 0) success.droppedImages = attached.dropped;
@@ -252,6 +258,26 @@ async function runTraced(
   const result = failure(outcome.errorCode, error, completion, extra);
   if (report !== undefined) result.rollback = report;
   return result;
+}
+
+/** The sandbox's report of a cut output, with its sentence for the agent. */
+function truncationReport(json: string): ExecuteTruncation {
+  const cut = JSON.parse(json) as Omit<ExecuteTruncation, "note">;
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const parts = [
+    cut.itemsLeftOut > 0 ? count(cut.itemsLeftOut, "array item") : "",
+    cut.keysLeftOut > 0 ? count(cut.keysLeftOut, "object key") : "",
+    cut.charsLeftOut > 0
+      ? `${count(cut.charsLeftOut, "character")} of ${count(cut.stringsShortened, "string")}`
+      : "",
+    cut.valuesSummarised > 0 ? count(cut.valuesSummarised, "nested value") : "",
+  ].filter((part) => part !== "");
+  const size =
+    cut.originalChars === undefined ? `more than ${cut.limitChars}` : `${cut.originalChars}`;
+  return {
+    ...cut,
+    note: `The output was ${size} characters of JSON, over the output limit of ${cut.limitChars}, so it was cut to ${cut.keptChars}${parts.length > 0 ? `, leaving out ${parts.join(", ")}` : ""}; markers in the output say where. The script succeeded and its changes were kept. Return less, or page through the data.`,
+  };
 }
 
 /** The undo step's name: the caller's, on one line and at most 80 characters. */

@@ -18,6 +18,8 @@ export interface RunLimits {
   maxDispatchCalls: number;
   maxLogEntries: number;
   maxLogChars: number;
+  maxArgsChars: number;
+  maxArgsDepth: number;
 }
 
 /** An entry point to call after the script body ran (materialized scripts). */
@@ -44,8 +46,10 @@ export type RunErrorCode = "SCRIPT_ERROR" | "TIMEOUT" | "CANCELLED" | "LIMIT_EXC
 export type RunOutcome =
   | {
       status: "ok";
-      /** The output as JSON text (already checked against the output limit). */
+      /** The output as JSON text, within the output limit (cut to it when it was over). */
       outputJson: string;
+      /** When the output was cut to fit the limit: the JSON of what was cut (an `ExecuteTruncation` without its note). */
+      truncationJson?: string;
       logs: ExecuteLogEntry[];
       dispatchCalls: number;
       poisoned: boolean;

@@ -60,8 +60,9 @@ class LinkServer:
             data = self.hub.encode(
                 error_reply(call.id, "RESULT_TOO_LARGE", error.message, started=True)
             )
-        except (TypeError, ValueError) as error:
-            message = f"the reply is not representable as JSON: {error}"
+        except Exception as error:  # noqa: BLE001 - also RecursionError, MemoryError
+            # Whatever a handler returned, the caller gets an answer and the host keeps serving.
+            message = f"the reply is not representable as JSON: {type(error).__name__}: {error}"
             data = self.hub.encode(error_reply(call.id, "INVALID_RESULT", message, started=True))
         with self.lock:
             self.running = None

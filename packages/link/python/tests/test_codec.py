@@ -1,7 +1,9 @@
 import struct
 import unittest
 
-from dcc_link.codec import FrameDecoder, FrameError, decode_body, encode_frame
+import json
+
+from dcc_link.codec import MAX_PARAMS_DEPTH, FrameDecoder, FrameError, decode_body, encode_frame
 
 
 def frame(body: bytes) -> bytes:
@@ -81,6 +83,70 @@ class DecodeTest(unittest.TestCase):
     def test_nan_inside_a_frame_is_refused(self):
         with self.assertRaises(FrameError):
             decode_body(b'{"type":"t","v":NaN}')
+
+
+def call_body(params_json: str) -> bytes:
+    return ('{"type":"call","id":1,"method":"echo","params":' + params_json + "}").encode()
+
+
+def nested(depth: int) -> str:
+    """Params nested ``depth`` levels: an object, then arrays, the innermost empty."""
+    return "{\"v\":" + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+
+class NestingTest(unittest.TestCase):
+    def test_params_at_the_limit_decode(self):
+        value = decode_body(call_body(nested(MAX_PARAMS_DEPTH)))
+        self.assertEqual(json.dumps(value["params"]), json.dumps(json.loads(nested(MAX_PARAMS_DEPTH))))
+
+    def test_params_one_level_deeper_are_refused_naming_the_limit(self):
+        with self.assertRaises(FrameError) as caught:
+            decode_body(call_body(nested(MAX_PARAMS_DEPTH + 1)))
+        self.assertEqual(caught.exception.code, "BAD_FRAME")
+        self.assertIn(f"at most {MAX_PARAMS_DEPTH} levels", caught.exception.message)
+
+    def test_nesting_that_would_exhaust_the_recursion_limit_is_a_bad_frame(self):
+        for body in (
+            call_body("[" * 100_000 + "]" * 100_000),
+            call_body('{"a":' * 5000 + "1" + "}" * 5000),
+            call_body("[" * 100_000),  # never closed: would recurse before failing
+        ):
+            with self.subTest(size=len(body)), self.assertRaises(FrameError) as caught:
+                decode_body(body)
+            self.assertEqual(caught.exception.code, "BAD_FRAME")
+
+    def test_brackets_inside_strings_do_not_count(self):
+        text = "[" * 500 + '\\" {' + "]" * 3
+        params = json.dumps({"name": text, "escaped": '"[[[' * 100})
+        self.assertEqual(decode_body(call_body(params))["params"]["name"], text)
+
+    def test_an_unterminated_string_of_escaped_quotes_is_refused_in_linear_time(self):
+        # Each escaped quote could start a string that never ends; looking for every one of
+        # their ends would take hours here.
+        with self.assertRaises(FrameError) as caught:
+            decode_body(b'{"type":"call","params":{"a":"' + b'\\"' * 300_000)
+        self.assertEqual(caught.exception.code, "BAD_FRAME")
+
+    def test_wide_shallow_values_decode(self):
+        params = json.dumps({"v": [[i, [i]] for i in range(10_000)]})
+        self.assertEqual(len(decode_body(call_body(params))["params"]["v"]), 10_000)
+
+    def test_any_failure_while_decoding_is_a_bad_frame(self):
+        import dcc_link.codec as codec
+
+        original = codec.json.loads
+
+        def exhausted(*_args, **_kwargs):
+            raise MemoryError()
+
+        codec.json.loads = exhausted
+        try:
+            with self.assertRaises(FrameError) as caught:
+                decode_body(b'{"type":"t"}')
+        finally:
+            codec.json.loads = original
+        self.assertEqual(caught.exception.code, "BAD_FRAME")
+        self.assertIn("MemoryError", caught.exception.message)
 
 
 if __name__ == "__main__":

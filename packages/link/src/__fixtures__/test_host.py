@@ -75,6 +75,15 @@ def big(params, call):
 
 
 @dispatcher.handler()
+def deep(params, call):
+    """A value nested ``depth`` levels deep: too deep for json.dumps past the recursion limit."""
+    value = []
+    for _ in range(params["depth"]):
+        value = [value]
+    return value
+
+
+@dispatcher.handler()
 def nan(params, call):
     return float("nan")
 

@@ -37,6 +37,19 @@ describe("fitResult", () => {
     expect(fitted.message).toBe("big");
   });
 
+  it("keeps the report of an output the executor already cut inside its own", () => {
+    const earlier = { limitChars: 1000, keptChars: 900, itemsLeftOut: 12, note: "cut" };
+    const output = Array.from({ length: 200 }, (_, index) => `item ${index} ${"q".repeat(20)}`);
+    const fitted = fitResult({ success: true, message: "m", output, truncated: earlier }, 2000);
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(2000);
+    expect(fitted["truncated"]).toMatchObject({
+      outputOverLimit: earlier,
+      keptChars: expect.any(Number),
+    });
+    const small = { success: true, message: "m", output: [1], truncated: earlier };
+    expect(fitResult(small, 2000)).toBe(small);
+  });
+
   it("keeps the first and last log entries as entries, saying how many were left out", () => {
     const logs = Array.from({ length: 1000 }, (_, index) => ({
       level: "log",

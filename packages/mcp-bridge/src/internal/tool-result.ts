@@ -1,6 +1,8 @@
 // Turns an executor envelope into an MCP tool result: structuredContent plus the same JSON as text,
 // isError when success is false. Oversized envelopes are trimmed structurally (whole array items,
-// object keys, string tails), never by cutting serialised JSON.
+// object keys, string tails), never by cutting serialised JSON. The executor cuts an output over
+// its own, larger limit the same way (see @dcc/executor's guest serializer); its `truncated`
+// report then travels inside this one as `outputOverLimit`.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { BridgeResult } from "../bridge-executor.ts";
 import { shapeBesideImages, splitImages } from "./image-content.ts";
@@ -39,6 +41,10 @@ export function fitResult(result: BridgeResult, maxChars: number): BridgeResult 
 function fitJson(result: BridgeResult, maxChars: number): BridgeResult {
   const originalChars = safeLength(result);
   if (originalChars <= maxChars) return result;
+  // An output the executor already cut to its own limit keeps that report inside this one.
+  const earlier = result["truncated"];
+  const report = (chars: number): Record<string, unknown> =>
+    earlier === undefined ? cutReport(chars) : { ...cutReport(chars), outputOverLimit: earlier };
   let limits: ShrinkLimits = { items: 200, keys: 200, chars: 4000, depth: 8 };
   for (let round = 0; round < 12; round += 1) {
     const candidate = shrinkEnvelope(result, limits);
@@ -66,7 +72,7 @@ function fitJson(result: BridgeResult, maxChars: number): BridgeResult {
   };
 }
 
-function report(originalChars: number): Record<string, unknown> {
+function cutReport(originalChars: number): Record<string, unknown> {
   return {
     originalChars,
     note: "The result was too large; arrays, objects and strings were shortened. Return less, or page through the data.",

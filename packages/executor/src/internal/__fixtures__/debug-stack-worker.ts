@@ -28,6 +28,8 @@ for (const [name, code] of deepRecursionScripts) {
         maxDispatchCalls: 1,
         maxLogEntries: 1,
         maxLogChars: 100,
+        maxArgsChars: 1_000_000,
+        maxArgsDepth: 64,
       },
     },
     { checkStop: () => null, dispatch: () => null },
