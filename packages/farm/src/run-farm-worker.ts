@@ -18,6 +18,7 @@ import type { FarmRedisOptions } from "./farm-redis-options.ts";
 import {
   cancelEvent,
   cancelKey,
+  cancelStreamName,
   type FarmJobData,
   poolPattern,
   queueName,
@@ -179,8 +180,12 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
     },
   );
   worker.on("error", () => {});
-  // Every worker of the pool reads cancel events; only the one running the job acts on it.
-  const events = new QueueEvents(name, { connection: bullConnection, prefix });
+  // Every worker of the pool reads cancel events; only the one running the job acts on it. They
+  // have a stream of their own: the queue's carries every job's events, which no worker needs.
+  const events = new QueueEvents(cancelStreamName(options.pool), {
+    connection: bullConnection,
+    prefix,
+  });
   events.on("error", () => {});
   events.on(
     cancelEvent as "error",
