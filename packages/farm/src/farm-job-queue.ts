@@ -285,8 +285,16 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
       const key = cancelKey(prefix, found.pool, jobId);
       await bounded(
         async () => {
-          // The flag covers a job no worker has yet; the event reaches the one running it.
+          // The flag marks the record; the reason in the job's data reaches the worker that takes
+          // a queued job (with the job itself), and the event the worker that has it, in this
+          // order, so a worker that took the job before the data changed hears the event.
           await flagClient().set(key, cancel.reason.slice(0, 500), "EX", retentionSecs);
+          if (found.job.finishedOn === undefined) {
+            await found.job
+              .updateData({ ...found.job.data, cancelReason: cancel.reason.slice(0, 500) })
+              // Gone meanwhile (finished and trimmed): nothing is left to stop.
+              .catch(() => {});
+          }
           await open(found.pool).events.publishEvent({
             eventName: cancelEvent,
             jobId,

@@ -23,6 +23,11 @@ export interface FarmJobData {
   client?: string;
   /** The W3C trace context (`traceparent`, `tracestate`) of the submission, when traced. */
   trace?: Record<string, string>;
+  /**
+   * Set by a cancel while the job waits: the worker that takes it reads the reason with the job
+   * and never starts it, without asking Redis again.
+   */
+  cancelReason?: string;
 }
 
 /** The BullMQ queue of one pool. */
