@@ -178,8 +178,8 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
         .hgetall(queue.toKey(jobId))
         .zscore(queue.toKey("completed"), jobId)
         .zscore(queue.toKey("failed"), jobId)
-        // The active list holds one entry per busy worker.
-        .lpos(queue.toKey("active"), jobId)
+        // The active list holds one entry per busy worker (LRANGE: LPOS needs Redis 6.0.6).
+        .lrange(queue.toKey("active"), 0, -1)
         .exists(cancelKey(prefix, pool, jobId));
     }
     const replies = await batch.exec();
@@ -198,7 +198,7 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
           ? "completed"
           : failed !== null
             ? "failed"
-            : active !== null
+            : (active as string[]).includes(jobId)
               ? "active"
               : "waiting";
       const record = toJobRecord(job, state, flag === 1);
