@@ -12,12 +12,13 @@ import type { FarmRedisOptions } from "./farm-redis-options.ts";
 import {
   cancelEvent,
   cancelKey,
+  cancelStreamName,
   type FarmJobData,
   jobIdPattern,
   poolPattern,
   queueName,
 } from "./internal/farm-keys.ts";
-import { toJobRecord } from "./internal/job-record.ts";
+import { storedJob, toJobRecord } from "./internal/job-record.ts";
 import { startSubmitTrace } from "./internal/job-trace.ts";
 import { bounded, describeRedis, endClients, toRedisOptions } from "./internal/redis-connection.ts";
 
@@ -133,7 +134,7 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
         connection: bullConnection,
         prefix,
       });
-      const events = new QueueEventsProducer(queueName(pool), {
+      const events = new QueueEventsProducer(cancelStreamName(pool), {
         connection: bullConnection,
         prefix,
       });
@@ -161,24 +162,56 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
     }
     return undefined;
   };
+  /**
+   * One job's record in one round trip: its hash, whether it is finished or active, and its cancel
+   * flag, for every pool at once, read atomically (a job that finishes meanwhile is read either
+   * before or after, never half). Polling a running job costs one `MULTI` this way, where reading
+   * the job, then its state, then the flag took three to four round trips.
+   */
   const read = async (jobId: string): Promise<JobRecord | undefined> => {
     if (!jobIdPattern.test(jobId)) return undefined;
-    const found = await find(jobId);
-    if (found === undefined) return undefined;
-    const state = await found.job.getState();
-    // The job may have finished between reading it and reading its state: a final state is
-    // paired with the job as read after it, so a finished job always has its result.
-    const job =
-      state === "completed" || state === "failed"
-        ? ((await open(found.pool).queue.getJob(jobId)) ?? found.job)
-        : found.job;
-    const flag = await flagClient().exists(cancelKey(prefix, found.pool, jobId));
-    const record = toJobRecord(job, state, flag === 1);
-    // BullMQ trims old finished jobs lazily; past the retention a record is gone all the same.
-    if (record.finishedAt !== undefined && record.finishedAt < Date.now() - retentionSecs * 1000) {
-      return undefined;
+    const all = [...new Set(Object.values(pools))];
+    const batch = flagClient().multi();
+    for (const pool of all) {
+      const { queue } = open(pool);
+      batch
+        .hgetall(queue.toKey(jobId))
+        .zscore(queue.toKey("completed"), jobId)
+        .zscore(queue.toKey("failed"), jobId)
+        // The active list holds one entry per busy worker (LRANGE: LPOS needs Redis 6.0.6).
+        .lrange(queue.toKey("active"), 0, -1)
+        .exists(cancelKey(prefix, pool, jobId));
     }
-    return record;
+    const replies = await batch.exec();
+    if (replies === null) throw new Error("The job read was aborted");
+    for (let index = 0; index < all.length; index++) {
+      const [hash, completed, failed, active, flag] = replies
+        .slice(index * 5, index * 5 + 5)
+        .map(([error, value]) => {
+          if (error !== null) throw error;
+          return value;
+        });
+      const job = storedJob(jobId, hash as Record<string, string>);
+      if (job === undefined) continue;
+      const state =
+        completed !== null
+          ? "completed"
+          : failed !== null
+            ? "failed"
+            : (active as string[]).includes(jobId)
+              ? "active"
+              : "waiting";
+      const record = toJobRecord(job, state, flag === 1);
+      // BullMQ trims old finished jobs lazily; past the retention a record is gone all the same.
+      if (
+        record.finishedAt !== undefined &&
+        record.finishedAt < Date.now() - retentionSecs * 1000
+      ) {
+        return undefined;
+      }
+      return record;
+    }
+    return undefined;
   };
 
   return {
@@ -252,8 +285,16 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
       const key = cancelKey(prefix, found.pool, jobId);
       await bounded(
         async () => {
-          // The flag covers a job no worker has yet; the event reaches the one running it.
+          // The flag marks the record; the reason in the job's data reaches the worker that takes
+          // a queued job (with the job itself), and the event the worker that has it, in this
+          // order, so a worker that took the job before the data changed hears the event.
           await flagClient().set(key, cancel.reason.slice(0, 500), "EX", retentionSecs);
+          if (found.job.finishedOn === undefined) {
+            await found.job
+              .updateData({ ...found.job.data, cancelReason: cancel.reason.slice(0, 500) })
+              // Gone meanwhile (finished and trimmed): nothing is left to stop.
+              .catch(() => {});
+          }
           await open(found.pool).events.publishEvent({
             eventName: cancelEvent,
             jobId,

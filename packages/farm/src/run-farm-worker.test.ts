@@ -99,6 +99,55 @@ describe.skipIf(!redisTestsRun)(
       expect(await runJob()).toBe("down");
     });
 
+    it("never runs a job cancelled while it was queued; the worker that takes it reports it cancelled", async () => {
+      const pooled = createFarmJobQueue({ redis: { url: redis.url }, pools: { maya: "queued" } });
+      try {
+        const ran: string[] = [];
+        const adapter: DccAdapter = {
+          dccName: "maya",
+          commands: () => [{ name: "mark", handler: () => ran.push("ran") }],
+          catalog: () => new DccApiCatalog("maya", { catalogText: "mark - Note a run" }),
+        };
+        const cancelled = await pooled.submit({
+          jobId: randomUUID(),
+          dccName: "maya",
+          code: 'return dispatch("mark", {});',
+        });
+        // No worker serves the pool yet: the job waits in the queue.
+        expect(
+          await pooled.cancel(cancelled.jobId, { reason: "changed my mind", waitMs: 0 }),
+        ).toMatchObject({
+          status: "pending",
+          cancelRequested: true,
+        });
+        const worker = await runFarmWorker({ redis: { url: redis.url }, pool: "queued", adapter });
+        workers.push(worker);
+        const done = await pollUntil(
+          () => pooled.get(cancelled.jobId),
+          (value) => value?.finishedAt !== undefined,
+        );
+        expect(done).toMatchObject({
+          status: "cancelled",
+          result: { errorCode: "CANCELLED", completion: "not_started", error: "changed my mind" },
+        });
+        expect(ran).toEqual([]);
+        // The worker goes on with the next job.
+        const next = await pooled.submit({
+          jobId: randomUUID(),
+          dccName: "maya",
+          code: 'return dispatch("mark", {});',
+        });
+        const after = await pollUntil(
+          () => pooled.get(next.jobId),
+          (value) => value?.finishedAt !== undefined,
+        );
+        expect(after).toMatchObject({ status: "completed" });
+        expect(ran).toEqual(["ran"]);
+      } finally {
+        await pooled.close();
+      }
+    });
+
     it("removes at start the script folders of workers that were killed", async () => {
       // The pid of a process that has exited, as a SIGKILLed worker's would be.
       const gone = spawnSync(process.execPath, ["-e", ""]).pid;

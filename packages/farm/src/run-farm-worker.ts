@@ -12,12 +12,11 @@ import {
 import { sweepStaleFolders } from "@dcc/link";
 import type { DccToolCallObserver } from "@dcc/mcp-bridge";
 import { type ConnectionOptions, type Job, QueueEvents, WaitingError, Worker } from "bullmq";
-import { Redis } from "ioredis";
 import { FarmError } from "./farm-error.ts";
 import type { FarmRedisOptions } from "./farm-redis-options.ts";
 import {
   cancelEvent,
-  cancelKey,
+  cancelStreamName,
   type FarmJobData,
   poolPattern,
   queueName,
@@ -124,8 +123,8 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
   // Sandbox workers start before the first job, not inside it, so the first job's lock is
   // renewed on time.
   await executor.pool.warmUp();
-  const flags = new Redis({ ...connection });
-  flags.on("error", () => {});
+  // Cancel events for jobs this worker does not run, by job id (see the events listener below).
+  const recentCancels = new Map<string, string>();
   const maxResultChars = Math.max(1000, options.maxResultChars ?? 24_000);
   const maxLogLines = Math.max(0, options.maxLogLines ?? 200);
   worker = new Worker<FarmJobData, Envelope>(
@@ -144,7 +143,10 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
           scriptExecutor,
           scripts,
           signal: signal ?? new AbortController().signal,
-          cancelFlag: () => flags.get(cancelKey(prefix, options.pool, String(job.id))),
+          // Asked before the job started: in its data when it was queued, else in an event heard
+          // before this worker tracked the job (one heard after it aborts `signal`).
+          cancelFlag: async () =>
+            job.data.cancelReason ?? recentCancels.get(String(job.id)) ?? null,
           maxResultChars,
           maxLogLines,
         }),
@@ -179,14 +181,24 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
     },
   );
   worker.on("error", () => {});
-  // Every worker of the pool reads cancel events; only the one running the job acts on it.
-  const events = new QueueEvents(name, { connection: bullConnection, prefix });
+  // Every worker of the pool reads cancel events; only the one running the job acts on it. They
+  // have a stream of their own: the queue's carries every job's events, which no worker needs.
+  const events = new QueueEvents(cancelStreamName(options.pool), {
+    connection: bullConnection,
+    prefix,
+  });
   events.on("error", () => {});
   events.on(
     cancelEvent as "error",
     ((event: { jobId?: string; reason?: string }) => {
-      if (typeof event.jobId === "string")
-        worker.cancelJob(event.jobId, event.reason ?? "Job cancelled");
+      if (typeof event.jobId !== "string") return;
+      const reason = event.reason ?? "Job cancelled";
+      if (worker.cancelJob(event.jobId, reason)) return;
+      // Not running here: kept a while, for the moment between taking a job and tracking it.
+      recentCancels.set(event.jobId, reason);
+      if (recentCancels.size > maxRecentCancels) {
+        recentCancels.delete(recentCancels.keys().next().value as string);
+      }
     }) as never,
   );
   await events.waitUntilReady();
@@ -202,7 +214,6 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
         running.cancelAllJobs("Worker is shutting down");
         await Promise.allSettled([running.close(), events.close()]);
         await Promise.allSettled([endClients(running), endClients(events)]);
-        flags.disconnect();
         await Promise.allSettled([executor.close()]);
         await Promise.allSettled([Promise.resolve(adapter.close?.())]);
       })();
@@ -212,6 +223,8 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
 }
 
 const scriptFolderPrefix = "dcc-farm-scripts-";
+/** Cancels of jobs not running here that a worker remembers; the oldest are forgotten first. */
+const maxRecentCancels = 1000;
 
 /** Removes the script folders of farm workers that are gone (killed before they could). */
 async function sweepScriptFolders(): Promise<void> {

@@ -25,6 +25,11 @@ export interface FarmJobData {
   clientName?: string;
   /** The W3C trace context (`traceparent`, `tracestate`) of the submission, when traced. */
   trace?: Record<string, string>;
+  /**
+   * Set by a cancel while the job waits: the worker that takes it reads the reason with the job
+   * and never starts it, without asking Redis again.
+   */
+  cancelReason?: string;
 }
 
 /** The BullMQ queue of one pool. */
@@ -32,12 +37,21 @@ export function queueName(pool: string): string {
   return `jobs-${pool}`;
 }
 
+/**
+ * The event stream cancels are published on, apart from the queue's own: every worker of a pool
+ * reads it, and on the queue's stream each would also read every job's added, active and
+ * completed events. `.` cannot be in a pool name, so this never names another pool's queue.
+ */
+export function cancelStreamName(pool: string): string {
+  return `cancel.${queueName(pool)}`;
+}
+
 /** The key that says a job was asked to stop, holding the reason. */
 export function cancelKey(prefix: string, pool: string, jobId: string): string {
   return `${prefix}:${queueName(pool)}:cancel:${jobId}`;
 }
 
-/** The custom QueueEvents event a cancel publishes, which every worker of the pool reads. */
+/** The event a cancel publishes on {@link cancelStreamName}, which every worker of the pool reads. */
 export const cancelEvent = "dcc-cancel";
 
 /** Server-owned ids are UUIDs; anything else is refused before it reaches Redis. */

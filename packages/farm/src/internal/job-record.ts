@@ -1,16 +1,55 @@
 // A BullMQ job as the bridge's JobRecord: its state, and its envelope once finished.
 import type { JobRecord } from "@dcc/mcp-bridge";
-import type { Job } from "bullmq";
 import { type FarmJobData, stalledReason } from "./farm-keys.ts";
 
 type Envelope = NonNullable<JobRecord["result"]>;
 
+/** The fields of a BullMQ job a record is made of. */
+export interface StoredJob {
+  id?: string | undefined;
+  data: FarmJobData;
+  timestamp: number;
+  processedOn?: number | null | undefined;
+  finishedOn?: number | undefined;
+  progress: unknown;
+  returnvalue: Envelope | null;
+  failedReason?: string | undefined;
+}
+
+/**
+ * A job's fields from its Redis hash as `HGETALL` returns it (BullMQ's stored layout: `data`,
+ * `progress` and `returnvalue` as JSON, times as decimal text); undefined for no hash.
+ */
+export function storedJob(jobId: string, hash: Record<string, string>): StoredJob | undefined {
+  if (hash["data"] === undefined || hash["timestamp"] === undefined) return undefined;
+  const time = (field: string): number | undefined => {
+    const text = hash[field];
+    return text === undefined || text === "" ? undefined : Number.parseInt(text, 10);
+  };
+  return {
+    id: hash["id"] ?? jobId,
+    data: parseJson(hash["data"]) as FarmJobData,
+    timestamp: time("timestamp") ?? 0,
+    processedOn: time("processedOn"),
+    finishedOn: time("finishedOn"),
+    progress: parseJson(hash["progress"] ?? "0"),
+    returnvalue: (hash["returnvalue"] === undefined
+      ? null
+      : parseJson(hash["returnvalue"])) as Envelope,
+    failedReason: hash["failedReason"],
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The record of `job` in BullMQ `state`, with the cancel flag read from Redis. */
-export function toJobRecord(
-  job: Job<FarmJobData, Envelope>,
-  state: string,
-  cancelRequested: boolean,
-): JobRecord {
+export function toJobRecord(job: StoredJob, state: string, cancelRequested: boolean): JobRecord {
   const data = job.data;
   const base: JobRecord = {
     jobId: String(job.id),

@@ -1,5 +1,6 @@
-// One job on a worker: the cancel flag first (a cancel may come before any worker had the job),
-// then the script in the sandbox with BullMQ's abort signal, progress and log lines on the job.
+// One job on a worker: a cancel asked before it started first (one may come before any worker had
+// the job), then the script in the sandbox with BullMQ's abort signal, progress and log lines on
+// the job.
 import { pathToFileURL } from "node:url";
 import {
   type DccApiExecutor,
@@ -22,7 +23,7 @@ export interface FarmJobContext {
   /** The worker's private store, where a job's script is written before it runs. */
   scripts: ScriptStore;
   signal: AbortSignal;
-  /** The cancel reason stored for this job, or null. */
+  /** The reason of a cancel asked before the job started, or null. */
   cancelFlag(): Promise<string | null>;
   maxResultChars: number;
   maxLogLines: number;
