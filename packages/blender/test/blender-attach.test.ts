@@ -78,10 +78,9 @@ describeWithBlender("attaching to an interactive Blender running the add-on (und
         },
       );
       expect(again).toMatchObject({ success: true, output: 3 });
-      // The gone Blender was told through the main thread, by the script's transaction begin
-      // that comes before its first command there (so the list never ran); the new Blender is
-      // read on a new lane.
-      expect(onMain).toEqual(["mesh.primitive_uv_sphere_add", "ed.undo"]);
+      // The list that met the gone Blender went to the main thread (a read begins no
+      // transaction), which answered HOST_GONE; the new Blender is read on a new lane.
+      expect(onMain).toEqual(["mesh.primitive_uv_sphere_add", "ed.undo", "data.list"]);
       expect(adapter.launches).toBe(2);
     } finally {
       await executor.close();
