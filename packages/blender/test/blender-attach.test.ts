@@ -24,7 +24,7 @@ function startInteractiveBlender(linkDir: string, dataDir: string, tempDir: stri
     "xvfb-run",
     [
       "-a",
-      "blender",
+      process.env["BLENDER_BIN"] ?? "blender",
       "--factory-startup",
       "--disable-autoexec",
       "-noaudio",

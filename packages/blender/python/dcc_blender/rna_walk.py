@@ -136,7 +136,8 @@ def python_properties(cls) -> dict:
     if found is None:
         found = {}
         for base in getattr(cls, "__mro__", ()):
-            if getattr(base, "__module__", None) != "bpy_types":
+            # Blender 5 renamed the module `_bpy_types`.
+            if getattr(base, "__module__", None) not in ("bpy_types", "_bpy_types"):
                 continue
             for name, member in vars(base).items():
                 if isinstance(member, property) and member.fset is None and not name.startswith("_"):

@@ -18,7 +18,7 @@ def _collections_by_type() -> Dict[str, str]:
     """RNA type identifier of a data-block -> its bpy.data collection (Object -> objects)."""
     if not _collection_of:
         for prop in bpy.data.bl_rna.properties:
-            if prop.type == "COLLECTION" and prop.fixed_type is not None:
+            if prop.type == "COLLECTION" and prop.fixed_type is not None and prop.identifier != "all_ids":
                 _collection_of.setdefault(prop.fixed_type.identifier, prop.identifier)
     return _collection_of
 

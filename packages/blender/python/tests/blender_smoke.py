@@ -116,7 +116,7 @@ def _():
     assert isinstance(selected, list)
     assert call("data.get", {"path": 'meshes["Cube"].vertices', "options": {"depth": 0}}) == 8
     assert call("data.get", {"path": "context.mode"}) == "OBJECT"
-    assert call("data.get", {"path": "context.scene.render.engine"}) == "BLENDER_EEVEE"
+    assert call("data.get", {"path": "context.scene.render.engine"}).startswith("BLENDER_EEVEE")
     assert call("data.get", {"path": "scenes['Scene'].frame_current"}) == 1
     co = call("data.get", {"path": 'meshes["Cube"].vertices[0].co'})
     assert len(co) == 3
@@ -536,15 +536,77 @@ def _():
         far.use_fake_user = True
         bpy.ops.wm.save_as_mainfile(filepath=os.path.join(data_dir, "dropped.blend"))
         bpy.ops.wm.read_factory_settings(use_empty=False)
+        bpy.data.objects["Cube"].name = "Before"
         error = fails("POLICY", "blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "dropped.blend"}})
-        assert 'images["far"].filepath' in error.message and "factory settings" in error.message, error.message
-        assert "far" not in bpy.data.images and not bpy.data.filepath
+        assert 'images["far"].filepath' in error.message and "scene before brought back" in error.message, error.message
+        assert "far" not in bpy.data.images and "Before" in bpy.data.objects
+        assert not any(name.startswith(".dcc-before-load-") for name in os.listdir(policy.data_dir))
+        # A saved file without unsaved changes is opened again from its own path.
+        bpy.ops.wm.save_as_mainfile(filepath=os.path.join(data_dir, "kept.blend"))
+        error = fails("POLICY", "blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "dropped.blend"}})
+        assert "opened again" in error.message, error.message
+        assert bpy.data.filepath == os.path.join(policy.data_dir, "kept.blend") and "far" not in bpy.data.images
         error = fails("POLICY", "blender.op", {"operator": "wm.append", "args": {"directory": "dropped.blend/Image/", "filename": "far"}})
         assert "removed again" in error.message, error.message
         assert "far" not in bpy.data.images
     finally:
         bpy.ops.wm.read_factory_settings(use_empty=False)
         shutil.rmtree(outside, ignore_errors=True)
+
+
+@check("a check that fails on an opened file refuses it and brings the scene before back")
+def _():
+    from dcc_blender import stored_paths
+
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    bpy.data.objects.new("Opened", None)
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(data_dir, "other.blend"))
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    bpy.data.objects["Cube"].name = "Before"
+    real = stored_paths.refusal
+
+    def broken(*_args, **_kwargs):
+        stored_paths.refusal = real  # only the check of the opened file breaks
+        raise AttributeError("'Scene' object has no attribute 'node_tree'")
+
+    stored_paths.refusal = broken
+    try:
+        error = fails("POLICY", "blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "other.blend"}})
+    finally:
+        stored_paths.refusal = real
+    assert "could not be checked" in error.message and "AttributeError" in error.message, error.message
+    assert "Opened" not in bpy.data.objects and "Before" in bpy.data.objects
+    assert not any(name.startswith(".dcc-before-load-") for name in os.listdir(policy.data_dir))
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+
+
+@check("one place for version differences")
+def _():
+    from dcc_blender import compat
+
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    names = compat.data_collections()
+    assert "all_ids" not in names and "objects" in names and "materials" in names, names
+    blocks = [block for name in names for block in getattr(bpy.data, name)]
+    assert len(blocks) == len({block.as_pointer() for block in blocks}), "a data-block listed twice"
+    engine = compat.eevee_engine()
+    assert engine in compat.render_engines() and engine.startswith("BLENDER_EEVEE"), engine
+    assert call("data.get", {"path": "context.scene.render.engine"}) == engine
+    scene = bpy.context.scene
+    assert compat.scene_tree_attribute() in ("node_tree", "compositing_node_group")
+    assert compat.scene_compositor_tree(scene) is None or isinstance(compat.scene_compositor_tree(scene), bpy.types.NodeTree)
+    node = bpy.data.materials["Material"].node_tree.nodes["Principled BSDF"]
+    assert compat.item_kind(node) == "BSDF_PRINCIPLED", compat.item_kind(node)
+    listed = call("data.list", {"collection": 'materials["Material"].node_tree.nodes', "options": {"type": "BSDF_PRINCIPLED"}})
+    assert [entry["name"] for entry in listed] == ["Principled BSDF"], listed
+    fails("INVALID_VALUE", "data.list", {"collection": 'materials["Material"].node_tree.nodes', "options": {"type": "BSDF_PRINCIPLD"}})
+    # A change report lists a new data-block once, whatever this Blender's bpy.data holds.
+    made = call("blender.op", {"operator": "mesh.primitive_cube_add", "args": {"location": [0, 3, 0]}})
+    assert [entry["path"] for entry in made["created"]].count('objects["Cube.001"]') == 1, made
+    # Saving checks every stored path, the compositor's included.
+    saved = call("blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "compat.blend"}})
+    assert saved["result"] == ["FINISHED"], saved
+    bpy.ops.wm.read_factory_settings(use_empty=False)
 
 
 @check("load_post confines outputs")
