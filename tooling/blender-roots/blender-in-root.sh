@@ -18,13 +18,14 @@ case "$PWD" in
   /tmp | /tmp/* | "$checkout" | "$checkout"/*) ;;
   *) cwd="$PWD" ;;
 esac
-# An asynchronous command's standard input would otherwise be /dev/null.
-exec 3<&0
+# An asynchronous command's standard input would otherwise be /dev/null. A high descriptor
+# carries it across: the low ones are the caller's (the link's watchdog pipe is one of them).
+exec 9<&0
 bwrap --bind "$root" / --bind /tmp /tmp --dev /dev --proc /proc \
   --ro-bind "$checkout" "$checkout" ${cwd:+--bind "$cwd" "$cwd"} \
-  /usr/bin/blender "$@" <&3 3<&- &
+  /usr/bin/blender "$@" <&9 9<&- &
 sandbox=$!
-exec 3<&-
+exec 9<&-
 forward() {
   for child in $(pgrep -P "$sandbox" 2>/dev/null); do kill -s "$1" "$child" 2>/dev/null || true; done
 }

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import capture, data_api, echo, operators, render, stamps, transaction
+from . import capture, data_api, echo, operator_dump, operators, render, stamps, transaction
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -51,6 +51,20 @@ def reset(params, call, policy: Policy):
     return {"objects": sorted(o.name for o in bpy.data.objects)}
 
 
+def operators_list(params, call, policy: Policy):
+    """This Blender's version, the key of its commands and every operator's id (cheap)."""
+    names = []
+    for idname in operator_dump.operator_ids():
+        module, _, name = idname.partition("_OT_")
+        names.append(f"{module.lower()}.{name}")
+    return {"blender": bpy.app.version_string, "key": operator_dump.build_key(), "names": names}
+
+
+def operators_describe(params, call, policy: Policy):
+    """Every operator as the catalog describes it, read from this Blender's RNA."""
+    return operator_dump.describe_operators()
+
+
 def data_get(params, call, policy: Policy):
     stamps.note_arrival()
     return data_api.data_get(params, call, policy)
@@ -73,6 +87,8 @@ HANDLERS = {
     "ping": ping,
     "blender.op": operators.blender_op,
     "blender.reset": reset,
+    "blender.operators.list": operators_list,
+    "blender.operators.describe": operators_describe,
     "blender.txn.begin": transaction.begin,
     "blender.txn.end": transaction.end,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),

@@ -414,6 +414,10 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
         except policy_module.PolicyRefusal as refusal:
             raise _refusal(refusal) from None
     function, rna = resolve_operator(operator)
+    try:
+        policy.check_reviewed(operator)
+    except policy_module.PolicyRefusal as refusal:
+        raise _refusal(refusal) from None
     given = args
     args = check_arguments(policy, operator, rna, args)
     _check_stored(policy, operator, rna, args)

@@ -439,12 +439,16 @@ def _():
             live[operator] = found
     assert live == table["operators"], sorted(set(live) ^ set(table["operators"]))
     assert table["operators"]["export_scene.gltf"]["export_texture_dir"] == "folder"
-    assert table["types"]["NodeOutputFileSlotFile"]["path"] == "file"
-    assert table["types"]["CompositorNodeOutputFile"]["base_path"] == "file"
     node_tree = bpy.data.node_groups.new("Paths", "CompositorNodeTree")
     node = node_tree.nodes.new("CompositorNodeOutputFile")
-    slot = node.file_slots[0]
-    assert path_options.property_kind(slot.bl_rna, slot.bl_rna.properties["path"]) == "file"
+    if hasattr(node, "file_slots"):  # up to 4.x
+        assert table["types"]["NodeOutputFileSlotFile"]["path"] == "file"
+        assert table["types"]["CompositorNodeOutputFile"]["base_path"] == "file"
+        slot = node.file_slots[0]
+        assert path_options.property_kind(slot.bl_rna, slot.bl_rna.properties["path"]) == "file"
+    else:  # 5.x: a folder and a file name
+        assert path_options.property_kind(node.bl_rna, node.bl_rna.properties["directory"]) == "folder"
+        assert path_options.property_kind(node.bl_rna, node.bl_rna.properties["file_name"]) == "file"
     bpy.data.node_groups.remove(node_tree)
     # Every option that names a path, whatever its name, is refused outside the data folder.
     for operator, options in sorted(table["operators"].items()):

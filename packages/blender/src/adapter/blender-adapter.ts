@@ -12,7 +12,9 @@ import { createLinkedAdapter, keywordArgs, type LinkedCaller } from "@dcc/linked
 import { createBlenderCatalog } from "../blender-catalog.ts";
 import type { BlenderCommandRecord } from "../blender-command-record.ts";
 import { blenderDataCommands } from "../blender-data-command.ts";
-import { blenderOperatorData } from "../blender-operator-data.ts";
+import { type BlenderOperatorData, blenderOperatorData } from "../blender-operator-data.ts";
+import { blenderCacheDir } from "../internal/blender-cache-dir.ts";
+import { type DiscoveredOperators, discoverOperators } from "../internal/discover-operators.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
@@ -44,8 +46,17 @@ export interface BlenderAdapterOptions {
   callTimeoutMs?: number | undefined;
   /** How long a command may take to stop after a cancel or its deadline before Blender is ended. Default 2000 ms. */
   graceMs?: number | undefined;
-  /** Catalog for search; {@link createBlenderCatalog} by default. */
+  /**
+   * Catalog for search. Default: {@link createBlenderCatalog} of the operators of the Blender
+   * that serves the commands, read from it when it starts (before that, Blender 3.4.1's).
+   */
   catalog?: DccApiCatalog | undefined;
+  /**
+   * Where the operators read from a Blender of an untested build are cached, one file per
+   * version, build and operator list. Default `DCC_BLENDER_CACHE_DIR`, else
+   * `$XDG_CACHE_HOME/dcc-mcp/blender`, else `~/.cache/dcc-mcp/blender`; `false` for no cache.
+   */
+  cacheDir?: string | false | undefined;
   /** Sees what Blender writes to stdout and stderr. */
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
   /**
@@ -72,6 +83,17 @@ export interface BlenderAdapter extends DccAdapter {
   readonly sessionDir: string | undefined;
   /** Whether the running Blender is in the OS sandbox (false when attached; undefined before `start`). */
   readonly sandboxed: boolean | undefined;
+  /**
+   * The operators of the Blender that serves the commands (after `start`), where they came
+   * from (`tested`: a shipped catalog; `cache`; `generated`: read from that Blender now) and
+   * the key of its build.
+   */
+  readonly operators:
+    | (Pick<DiscoveredOperators, "source" | "key" | "cacheFile"> & {
+        readonly blender: string;
+        readonly count: number;
+      })
+    | undefined;
   /** Calls a link method of Blender's start-up script directly (`ping`, `blender.reset`, …). */
   call(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
@@ -91,10 +113,15 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
   }
   let dataDir = options.dataDir === undefined ? "" : resolve(options.dataDir);
   let catalog = options.catalog;
+  // The serving Blender's operators, once read from it; the 3.4.1 catalog's until then.
+  let discovered: DiscoveredOperators | undefined;
+  const operatorData = (): BlenderOperatorData => discovered?.data ?? blenderOperatorData();
   const getCatalog = (): DccApiCatalog => {
-    catalog ??= createBlenderCatalog({ policy: options.policy });
+    catalog ??= createBlenderCatalog({ policy: options.policy, operators: operatorData() });
     return catalog;
   };
+  const cacheDir =
+    options.cacheDir === false ? undefined : (options.cacheDir ?? blenderCacheDir(process.env));
   const createError = (init: CommandErrorOptions): CommandError => new BlenderCommandError(init);
 
   const operatorCommand = (caller: LinkedCaller, name: string): CommandDefinition => ({
@@ -151,7 +178,7 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     // The data commands (the reads marked `lane` also run on a script's sandbox thread).
     specs: blenderDataCommands().filter((spec) => spec.name !== captureName),
     commands: (caller) => [
-      ...blenderOperatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
+      ...operatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
       captureCommand(caller, captureName),
     ],
     catalog: getCatalog,
@@ -165,6 +192,15 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     // for the first rather than taking turns with it call by call.
     scriptsAtOnce: 1,
     async afterStart(caller, signal) {
+      // The commands and the catalog are this Blender's own (read once: a restart runs the
+      // same Blender).
+      if (discovered === undefined) {
+        discovered = await discoverOperators({
+          call: (method) => caller.call(method, method, {}, signal),
+          cacheDir,
+        });
+        if (options.catalog === undefined) catalog = undefined;
+      }
       if (attach === undefined) return;
       // The attached Blender's own data folder (set in its add-on) applies.
       const ping = (await caller.call("ping", "ping", {}, signal)) as { dataDir?: unknown };
@@ -194,6 +230,16 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     },
     get sandboxed() {
       return linked.sandboxed;
+    },
+    get operators() {
+      if (discovered === undefined) return undefined;
+      return {
+        blender: discovered.data.blender,
+        count: discovered.data.operators.length,
+        source: discovered.source,
+        key: discovered.key,
+        cacheFile: discovered.cacheFile,
+      };
     },
     start: (context) => linked.start(context),
     dispatchLane: () => linked.dispatchLane?.(),
