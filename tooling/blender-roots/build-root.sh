@@ -12,7 +12,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${DCC_BLENDER_ROOTS:-/var/cache/dcc-blender-roots}"
-packages=(blender python3-numpy libegl1 libegl-mesa0)
+# libopengl0: Blender 5's renderers (Workbench, EEVEE) abort without libOpenGL.so.0, which its
+# Debian package does not pull in.
+packages=(blender python3-numpy libegl1 libegl-mesa0 libopengl0)
 
 if [ "$#" -eq 0 ]; then
   echo "usage: build-root.sh <suite>... (a Debian suite name, e.g. trixie or sid)" >&2
@@ -51,7 +53,16 @@ build() {
     *[!a-z0-9-]* | "") echo "not a Debian suite name: '$suite'" >&2; return 2 ;;
   esac
   local final="$cache/$suite" work="$cache/$suite.tmp"
+  local marker="/var/lib/dcc-blender-root.packages"
   if [ -x "$final/usr/bin/blender" ]; then
+    # A root made with a shorter package list gets what is missing.
+    if [ "$(cat "$final$marker" 2>/dev/null)" != "${packages[*]}" ]; then
+      need bwrap
+      in_root "$final" apt-get -q -o Acquire::Check-Valid-Until=false update >&2
+      in_root "$final" apt-get install -y -q --no-install-recommends "${packages[@]}" >&2
+      in_root "$final" apt-get clean >&2
+      echo "${packages[*]}" >"$final$marker"
+    fi
     write_launcher "$suite"
     return 0
   fi
@@ -73,6 +84,7 @@ build() {
     *blender-root-ok*) ;;
     *) echo "Blender does not run in $work: $said" >&2; return 1 ;;
   esac
+  echo "${packages[*]}" >"$work$marker"
   mv "$work" "$final"
   write_launcher "$suite"
 }

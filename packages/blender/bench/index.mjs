@@ -1,7 +1,8 @@
 // `@dcc/blender` benchmark: the Blender catalog (2,144 operators and the data commands) against
 // MiniSearch 7 on the same records in the same run: index build time, query latency, and
 // recall@1/@5 on the package's fixed agent-query set (test/fixtures/agent-queries.json); then,
-// where Blender is installed, the real-Blender figures of `host.mjs`.
+// where Blender is installed, the real-Blender figures of `host.mjs`, and per Blender version
+// (the host's and tooling/blender-roots') those of `versions.mjs`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBlenderCatalog } from "@dcc/blender";
@@ -9,6 +10,7 @@ import MiniSearch from "minisearch";
 import { commandTokenize, median, recall } from "../../../bench/support.mjs";
 import { runCaptureBench } from "./capture.mjs";
 import { runHostBench } from "./host.mjs";
+import { runVersionsBench } from "./versions.mjs";
 
 const queryFile = join(import.meta.dirname, "..", "test", "fixtures", "agent-queries.json");
 const builds = 7;
@@ -125,6 +127,13 @@ export async function run({ log, remainingMs }) {
     rows.push(k === 5 ? { ...row, goal: ">= 0.9", pass: ourRecall >= 0.9 } : row);
   }
   rows.push(...(await runHostBench({ log })));
+  // Each Blender version: start-to-ready and first-launch catalog generation.
+  rows.push(
+    ...(await runVersionsBench({
+      log,
+      remainingMs: Math.min(60_000, remainingMs - (performance.now() - moduleStart) - 30_000),
+    })),
+  );
   // The capture runs launch two more Blenders: they get what is left of the bench's time.
   const left = remainingMs - (performance.now() - moduleStart);
   rows.push(...(await runCaptureBench({ log, remainingMs: left })));

@@ -2,7 +2,7 @@
 // Generates, from the committed catalogs of every tested Blender (src/data/operators-*.json):
 // - src/data/operator-policy.generated.json: for every operator that the policy refuses by name,
 //   its rule and the reason, as python/dcc_blender/policy.py (the rules' one owner) says;
-// - python/dcc_blender/reviewed_operators.json: every operator of those Blenders, the ones the
+// - python/dcc_blender/reviewed_operators.generated.json: every operator of those Blenders, the ones the
 //   rules were reviewed against (the host refuses any other). A new tested version's additions
 //   are reviewed before they join: see README, "Adding a Blender version".
 // Needs python3, not Blender. Sorted by name, so the output is stable.
@@ -23,7 +23,7 @@ export const POLICY_OUTPUT_PATH = resolve(packageRoot, "src/data/operator-policy
 /** Where the reviewed operators are committed (beside the Python that reads them). */
 export const REVIEWED_OUTPUT_PATH = resolve(
   packageRoot,
-  "python/dcc_blender/reviewed_operators.json",
+  "python/dcc_blender/reviewed_operators.generated.json",
 );
 
 /** The tested versions and every operator name of their committed catalogs, sorted. */

@@ -134,6 +134,13 @@ describe("createBlenderCatalog of another tested Blender", () => {
     expect(old.get("wm.stl_export")).toBeUndefined();
   });
 
+  it("names that Blender's EEVEE engine id in the data commands' texts", () => {
+    const set = (version: string) => createBlenderCatalog({ version }).get("data.set")?.description;
+    expect(set("3.4.1")).toContain("BLENDER_EEVEE, CYCLES");
+    expect(set("4.3.2")).toContain("BLENDER_EEVEE_NEXT, CYCLES");
+    expect(set("5.2.2")).toContain("BLENDER_EEVEE, CYCLES");
+  });
+
   it("marks extensions and operators outside the reviewed list as refused", () => {
     const catalog = createBlenderCatalog({ version: "5.2.2" });
     const install = catalog.get("extensions.package_install_files") as BlenderCommandRecord;

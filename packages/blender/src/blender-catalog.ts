@@ -35,6 +35,11 @@ export interface BlenderCatalogOptions {
    * it starts), instead of a tested version's.
    */
   operators?: BlenderOperatorData | undefined;
+  /**
+   * This Blender's EEVEE engine id (`BLENDER_EEVEE_NEXT` in 4.2 to 4.5), for the data commands'
+   * texts. Default: the id of the catalog's Blender version.
+   */
+  eeveeEngine?: string | undefined;
 }
 
 // Menu labels ("Merge by Distance" for mesh.remove_doubles) are indexed like parameter names.
@@ -55,8 +60,11 @@ export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccAp
   const commands: BlenderCommandRecord[] = data.operators.map((operator) =>
     operatorRecord(operator, lifted, data.modes),
   );
+  const eevee = options.eeveeEngine ?? eeveeEngineOf(data.blender);
   for (const command of blenderDataCommands()) {
-    commands.push(commandSpecRecord(command, { kind: "data" }) as BlenderCommandRecord);
+    const record = commandSpecRecord(command, { kind: "data" }) as BlenderCommandRecord;
+    record.description = record.description.replaceAll("BLENDER_EEVEE,", `${eevee},`);
+    commands.push(record);
   }
   return new DccApiCatalog("blender", {
     commands,
@@ -66,6 +74,12 @@ export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccAp
       ? mergeSynonyms(BLENDER_SYNONYMS, options.synonyms)
       : BLENDER_SYNONYMS,
   });
+}
+
+/** The EEVEE engine id of Blender `version`: `BLENDER_EEVEE_NEXT` in 4.2 to 4.5. */
+function eeveeEngineOf(version: string): string {
+  const [major, minor] = version.split(".").map((part) => Number.parseInt(part, 10));
+  return major === 4 && (minor ?? 0) >= 2 ? "BLENDER_EEVEE_NEXT" : "BLENDER_EEVEE";
 }
 
 function operatorRecord(

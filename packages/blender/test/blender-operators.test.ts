@@ -64,6 +64,23 @@ describeWithBlender("the running Blender's own operators", () => {
     expect(written.files).toEqual(["cube.stl"]);
   });
 
+  it("tells the agent this Blender's names: its EEVEE id, exporters and Principled inputs", async () => {
+    const words = (await session.adapter.call("blender.vocabulary")) as {
+      eevee: string;
+      principledInputs: string[];
+    };
+    const text = session.adapter.instructions?.({ search: "search", execute: "execute" }) ?? "";
+    expect(text).toContain(`the EEVEE render engine is ${words.eevee}`);
+    expect(text).toMatch(/its exporters are [^;]*(wm\.stl_export|export_mesh\.stl)/);
+    expect(text).toContain(JSON.stringify(words.principledInputs[0]));
+    expect(text).toContain("no USD or Alembic exporter in this build");
+    expect(
+      session.executor
+        .search("set render engine", { limit: 20 })
+        .results.find((r) => r.name === "data.set")?.description,
+    ).toContain(`${words.eevee}, CYCLES`);
+  });
+
   it("generates the operators of an untested build from Blender once, then reads them from the cache", async () => {
     const calls: string[] = [];
     const call = (method: string) => {

@@ -18,7 +18,7 @@ from typing import Iterator, List, Optional, Tuple
 
 import bpy
 
-from .paths import Step
+from .paths import Step, format_path
 
 # Collections of bpy.data that list data-blocks another collection lists too (5.x's
 # ``all_ids``), or that are no data of the file (the window managers).
@@ -105,9 +105,63 @@ def eevee_engine() -> str:
     return "BLENDER_EEVEE"
 
 
+# Principled BSDF inputs renamed in Blender 4.0, both ways: a script written for one version
+# is told the name the other uses.
+PRINCIPLED_RENAMES = {
+    "Subsurface": "Subsurface Weight",
+    "Specular": "Specular IOR Level",
+    "Sheen": "Sheen Weight",
+    "Clearcoat": "Coat Weight",
+    "Clearcoat Roughness": "Coat Roughness",
+    "Clearcoat Normal": "Coat Normal",
+    "Transmission": "Transmission Weight",
+    "Emission": "Emission Color",
+}
+_RENAMED_BACK = {new: old for old, new in PRINCIPLED_RENAMES.items()}
+
+
+def renamed_socket(key: str, names) -> Optional[str]:
+    """The name this Blender gives a node socket that another version calls ``key``, if it has it."""
+    other = PRINCIPLED_RENAMES.get(key) or _RENAMED_BACK.get(key)
+    return other if other is not None and other in names else None
+
+
+def principled_inputs() -> List[str]:
+    """The input names of this Blender's Principled BSDF node."""
+    tree = bpy.data.node_groups.new("dcc-principled-inputs", "ShaderNodeTree")
+    try:
+        return [socket.name for socket in tree.nodes.new("ShaderNodeBsdfPrincipled").inputs]
+    finally:
+        bpy.data.node_groups.remove(tree)
+
+
+def vocabulary() -> dict:
+    """What this Blender calls things that other versions name differently."""
+    return {
+        "blender": bpy.app.version_string,
+        "eevee": eevee_engine(),
+        "engines": render_engines(),
+        "principledInputs": principled_inputs(),
+    }
+
+
 def render_engines() -> List[str]:
     """The render engine ids this Blender knows (add-on engines included)."""
     return list(bpy.types.RenderSettings.bl_rna.properties["engine"].enum_items.keys())
+
+
+def action_fcurves(action) -> List[Tuple[str, object]]:
+    """(path inside the action, F-curves) of each F-curve list an action holds: ``fcurves`` up to
+    4.x; in 5.x, one per channel bag of each strip of each layer."""
+    if "fcurves" in action.bl_rna.properties:
+        return [("fcurves", action.fcurves)]
+    found = []
+    for layer in getattr(action, "layers", ()):
+        for strip_index, strip in enumerate(layer.strips):
+            for bag_index, bag in enumerate(getattr(strip, "channelbags", ())):
+                path = format_path("data", [Step("attr", "layers"), Step("key", layer.name), Step("attr", "strips"), Step("index", strip_index), Step("attr", "channelbags"), Step("index", bag_index), Step("attr", "fcurves")])
+                found.append((path, bag.fcurves))
+    return found
 
 
 def file_output_paths(node, base: str) -> Iterator[Tuple[List[Step], str]]:

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 import bpy
 from dcc_link import Dispatcher, HandlerError, load_command_specs, register_commands
 
-from . import capture, data_api, echo, operator_dump, operators, render, stamps, transaction
+from . import capture, compat, data_api, echo, operator_dump, operators, render, stamps, transaction
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
 
@@ -89,6 +89,7 @@ HANDLERS = {
     "blender.reset": reset,
     "blender.operators.list": operators_list,
     "blender.operators.describe": operators_describe,
+    "blender.vocabulary": lambda params, call, policy: compat.vocabulary(),
     "blender.txn.begin": transaction.begin,
     "blender.txn.end": transaction.end,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),

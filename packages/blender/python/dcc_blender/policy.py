@@ -135,12 +135,12 @@ RULE_NAMES = frozenset(
 )
 # Every operator of the Blenders the rules above were reviewed against (the tested versions):
 # one outside it (an add-on's, or new in a later Blender) is refused until it is reviewed.
-REVIEWED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reviewed_operators.json")
+REVIEWED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reviewed_operators.generated.json")
 _reviewed: list = []
 
 
 def reviewed_operators() -> frozenset:
-    """The operators reviewed for the rules (``reviewed_operators.json``)."""
+    """The operators reviewed for the rules (``reviewed_operators.generated.json``)."""
     if not _reviewed:
         import json  # noqa: PLC0415
 

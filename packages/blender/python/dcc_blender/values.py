@@ -8,6 +8,7 @@ from typing import Any, Dict, Optional
 import bpy
 import mathutils
 
+from . import compat
 from .paths import PathSyntaxError, format_path, parse_path
 
 _MATH_TYPES = (mathutils.Vector, mathutils.Color, mathutils.Euler, mathutils.Quaternion)
@@ -122,7 +123,7 @@ def _position_table(owner) -> Dict[int, str]:
             table[link.as_pointer()] = f"links[{index}]"
     curves = []
     if isinstance(owner, bpy.types.Action):
-        curves.append(("fcurves", owner.fcurves))
+        curves.extend(compat.action_fcurves(owner))
     animation = getattr(owner, "animation_data", None)
     if animation is not None:
         curves.append(("animation_data.drivers", animation.drivers))

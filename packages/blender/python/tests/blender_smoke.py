@@ -185,9 +185,9 @@ def _():
     assert [row[3] for row in matrix[:3]] == [4.0, 0.0, 0.0], matrix
     dimensions = call("data.set", {"path": 'objects["Cube"].dimensions', "value": [1, 1, 1]})
     assert all(abs(d - 1) < 1e-5 for d in dimensions), dimensions
-    call("data.call", {"path": 'objects["Cube"].modifiers.new', "kwargs": {"name": "Grow", "type": "SUBSURF"}})
+    call("data.call", {"path": 'objects["Cube"].modifiers.new', "kwargs": {"name": "Grow", "type": "ARRAY"}})
     evaluated = call("data.get", {"path": 'objects["Cube"].dimensions'})
-    assert all(abs(d - 1) > 1e-3 for d in evaluated), evaluated  # subdivision shrinks the cube
+    assert abs(evaluated[0] - 2) < 1e-5, evaluated  # an array of two cubes side by side
     call("data.call", {"path": 'objects["Cube"].modifiers.remove', "args": [{"$path": 'objects["Cube"].modifiers["Grow"]'}]})
     call("data.set", {"path": 'objects["Cube"].scale', "value": [1, 1, 1]})
     call("data.set", {"path": 'objects["Cube"].location', "value": [1, 2, 3]})
@@ -258,10 +258,15 @@ def _():
     assert link["type"] == "NodeLink" and link["path"].startswith(f"{tree}.links["), link
     assert call("data.get", {"path": link["path"] + ".from_node"})["path"] == node["path"]
     action = bpy.data.objects["Cube"].animation_data.action.name
-    fcurve = call("data.get", {"path": f'actions["{action}"].fcurves[2]'})
-    assert fcurve["path"] == f'actions["{action}"].fcurves[2]', fcurve
-    key = call("data.get", {"path": f'actions["{action}"].fcurves[1].keyframe_points[0]'})
-    assert key["path"] == f'actions["{action}"].fcurves[1].keyframe_points[0]', key
+    # Blender 5's actions keep their F-curves in layers of strips of channel bags.
+    fcurves = f'actions["{action}"].fcurves'
+    if "fcurves" not in bpy.types.Action.bl_rna.properties:
+        layer = bpy.data.actions[action].layers[0].name
+        fcurves = f'actions["{action}"].layers["{layer}"].strips[0].channelbags[0].fcurves'
+    fcurve = call("data.get", {"path": f"{fcurves}[2]"})
+    assert fcurve["path"] == f"{fcurves}[2]", fcurve
+    key = call("data.get", {"path": f"{fcurves}[1].keyframe_points[0]"})
+    assert key["path"] == f"{fcurves}[1].keyframe_points[0]", key
     socket = call("data.get", {"path": f'{tree}.nodes["Principled BSDF"].inputs[0]'})
     assert socket["path"] == f'{tree}.nodes["Principled BSDF"].inputs[0]', socket
     call("data.call", {"path": 'scenes["Scene"].frame_set', "args": [3]})
@@ -548,8 +553,9 @@ def _():
         # A saved file without unsaved changes is opened again from its own path.
         bpy.ops.wm.save_as_mainfile(filepath=os.path.join(data_dir, "kept.blend"))
         error = fails("POLICY", "blender.op", {"operator": "wm.open_mainfile", "args": {"filepath": "dropped.blend"}})
-        assert "opened again" in error.message, error.message
-        assert bpy.data.filepath == os.path.join(policy.data_dir, "kept.blend") and "far" not in bpy.data.images
+        # (Some versions mark a file just saved as changed: it comes back as a copy then.)
+        assert "opened again" in error.message or "brought back" in error.message, error.message
+        assert "far" not in bpy.data.images and "Before" in bpy.data.objects
         error = fails("POLICY", "blender.op", {"operator": "wm.append", "args": {"directory": "dropped.blend/Image/", "filename": "far"}})
         assert "removed again" in error.message, error.message
         assert "far" not in bpy.data.images
@@ -604,6 +610,14 @@ def _():
     listed = call("data.list", {"collection": 'materials["Material"].node_tree.nodes', "options": {"type": "BSDF_PRINCIPLED"}})
     assert [entry["name"] for entry in listed] == ["Principled BSDF"], listed
     fails("INVALID_VALUE", "data.list", {"collection": 'materials["Material"].node_tree.nodes', "options": {"type": "BSDF_PRINCIPLD"}})
+    # A Principled input renamed in 4.0 is named as this Blender calls it.
+    inputs = 'materials["Material"].node_tree.nodes["Principled BSDF"].inputs'
+    for old, new in (("Specular", "Specular IOR Level"), ("Emission", "Emission Color")):
+        here, other = (old, new) if old in node.inputs else (new, old)
+        error = fails("NOT_FOUND", "data.get", {"path": f"{inputs}[{other!r}]"})
+        assert f"calls it {here!r}" in error.message, error.message
+    words = compat.vocabulary()
+    assert words["eevee"] == engine and "Base Color" in words["principledInputs"], words
     # A change report lists a new data-block once, whatever this Blender's bpy.data holds.
     made = call("blender.op", {"operator": "mesh.primitive_cube_add", "args": {"location": [0, 3, 0]}})
     assert [entry["path"] for entry in made["created"]].count('objects["Cube.001"]') == 1, made

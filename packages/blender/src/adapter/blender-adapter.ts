@@ -17,7 +17,11 @@ import { blenderCacheDir } from "../internal/blender-cache-dir.ts";
 import { type DiscoveredOperators, discoverOperators } from "../internal/discover-operators.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
-import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
+import {
+  type BlenderVocabulary,
+  blenderExecuteDescription,
+  blenderInstructions,
+} from "./blender-tool-texts.ts";
 import { capturedImage } from "./internal/capture-command.ts";
 
 /** Options for {@link createBlenderAdapter}. */
@@ -116,8 +120,13 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
   // The serving Blender's operators, once read from it; the 3.4.1 catalog's until then.
   let discovered: DiscoveredOperators | undefined;
   const operatorData = (): BlenderOperatorData => discovered?.data ?? blenderOperatorData();
+  let vocabulary: BlenderVocabulary | undefined;
   const getCatalog = (): DccApiCatalog => {
-    catalog ??= createBlenderCatalog({ policy: options.policy, operators: operatorData() });
+    catalog ??= createBlenderCatalog({
+      policy: options.policy,
+      operators: operatorData(),
+      eeveeEngine: vocabulary?.eevee,
+    });
     return catalog;
   };
   const cacheDir =
@@ -200,6 +209,24 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
           cacheDir,
         });
         if (options.catalog === undefined) catalog = undefined;
+        const words = (await caller.call(
+          "blender.vocabulary",
+          "blender.vocabulary",
+          {},
+          signal,
+        )) as { blender: string; eevee: string; principledInputs: string[] };
+        vocabulary = {
+          blender: words.blender,
+          eevee: words.eevee,
+          principledInputs: words.principledInputs,
+          exporters: discovered.data.operators
+            .map((operator) => operator.name)
+            .filter(
+              (name) =>
+                /(^export_|\.[a-z_]*export$|_export$)/.test(name) &&
+                !name.startsWith("collection."),
+            ),
+        };
       }
       if (attach === undefined) return;
       // The attached Blender's own data folder (set in its add-on) applies.
@@ -247,7 +274,7 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
       (linked.beginTransaction as NonNullable<typeof linked.beginTransaction>)(transaction),
     commands: () => linked.commands(),
     catalog: getCatalog,
-    instructions: (tools) => blenderInstructions(tools, dataDir),
+    instructions: (tools) => blenderInstructions(tools, dataDir, vocabulary),
     executeDescription: (tools) => blenderExecuteDescription(tools),
     call: (method, params) => linked.call(method, params),
     close: () => linked.close(),

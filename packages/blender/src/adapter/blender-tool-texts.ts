@@ -6,8 +6,39 @@ const report =
   "selected and active name objects after the call; past 100 entries a list is cut and more counts the rest, e.g. { removed: 40 }; " +
   'reports, when present, holds Blender\'s messages such as "Info: Applied modifier was not first").';
 
+/** What the serving Blender calls things that other versions name differently. */
+export interface BlenderVocabulary {
+  /** Blender's version string. */
+  readonly blender: string;
+  /** The EEVEE engine id (`BLENDER_EEVEE`, or `BLENDER_EEVEE_NEXT` in 4.2 to 4.5). */
+  readonly eevee: string;
+  /** The Principled BSDF node's input names. */
+  readonly principledInputs: readonly string[];
+  /** The exporters among its operators (`wm.obj_export`, `wm.stl_export`, ...). */
+  readonly exporters: readonly string[];
+}
+
+/** One paragraph on the serving Blender's names, for the instructions. */
+export function vocabularyText(vocabulary: BlenderVocabulary): string {
+  const has = (name: string) => vocabulary.exporters.includes(name);
+  const missing = [
+    has("wm.usd_export") ? undefined : "USD",
+    has("wm.alembic_export") ? undefined : "Alembic",
+  ].filter((name) => name !== undefined);
+  return [
+    `This Blender is ${vocabulary.blender}; use its names, which differ between versions:`,
+    `the EEVEE render engine is ${vocabulary.eevee} (render.engine; CYCLES and BLENDER_WORKBENCH are the others);`,
+    `its exporters are ${vocabulary.exporters.join(", ")}${missing.length > 0 ? ` (no ${missing.join(" or ")} exporter in this build)` : ""};`,
+    `the Principled BSDF node's inputs are ${vocabulary.principledInputs.map((name) => JSON.stringify(name)).join(", ")}.`,
+  ].join(" ");
+}
+
 /** The server instructions of the Blender adapter. */
-export function blenderInstructions(tools: DccToolNames, dataDir: string): string {
+export function blenderInstructions(
+  tools: DccToolNames,
+  dataDir: string,
+  vocabulary?: BlenderVocabulary,
+): string {
   return [
     `Drives a real Blender. Find commands with ${tools.search}, then run JavaScript with ${tools.execute} that calls them with dispatch(name, args).`,
     'Operators go by their bpy.ops id with one object of keyword arguments: dispatch("mesh.primitive_uv_sphere_add", { radius: 1, location: [2, 0, 0] }). Operators that need a 3D view get one.',
@@ -17,6 +48,7 @@ export function blenderInstructions(tools: DccToolNames, dataDir: string): strin
     "Errors thrown by dispatch carry a code (POLICY, NOT_FOUND, POLL_FAILED, INVALID_ARGS, HOST_GONE, ...). HOST_GONE means Blender exited and was restarted with its factory start-up scene.",
     "render.render with animation: true renders frame by frame (a cancel stops between frames) and lists the files written.",
     'To see the scene, return dispatch("viewport.screenshot", { width: 512 }): the image comes back beside the JSON.',
+    ...(vocabulary === undefined ? [] : [vocabularyText(vocabulary)]),
   ].join("\n");
 }
 

@@ -38,7 +38,7 @@ describe("src/data/operator-policy.generated.json", () => {
   });
 });
 
-describe("python/dcc_blender/reviewed_operators.json", () => {
+describe("python/dcc_blender/reviewed_operators.generated.json", () => {
   it("is every operator of the tested Blenders, as the generator writes it", () => {
     expect(readFileSync(REVIEWED_OUTPUT_PATH, "utf8")).toBe(reviewedOperatorsText());
     const reviewed = reviewedOperators();

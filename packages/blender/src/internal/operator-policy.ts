@@ -22,12 +22,15 @@ export function operatorPolicy(): ReadonlyMap<string, OperatorPolicyMark> {
   return marks;
 }
 
-const reviewedUrl = new URL("../../python/dcc_blender/reviewed_operators.json", import.meta.url);
+const reviewedUrl = new URL(
+  "../../python/dcc_blender/reviewed_operators.generated.json",
+  import.meta.url,
+);
 let reviewed: ReadonlySet<string> | undefined;
 
 /**
  * The operators of the tested Blenders, whose risks the policy's rules were reviewed against
- * (`python/dcc_blender/reviewed_operators.json`); the host refuses any other by default.
+ * (`python/dcc_blender/reviewed_operators.generated.json`); the host refuses any other by default.
  */
 export function reviewedOperators(): ReadonlySet<string> {
   reviewed ??= new Set(
