@@ -6,15 +6,17 @@
 # Each root is cached at $DCC_BLENDER_ROOTS/<suite> (default /var/cache/dcc-blender-roots): built
 # in <suite>.tmp and renamed only once Blender runs in it, so an interrupted build is resumed (a
 # finished debootstrap is kept, apt-get carries on) and a cached root is never half made. The
-# launcher $DCC_BLENDER_ROOTS/bin/blender-<suite> runs the root's /usr/bin/blender (see
-# blender-in-root.sh). Needs root, debootstrap and bwrap (installed with apt-get when missing).
+# launcher tooling/blender-roots/.bin/blender-<suite> of this checkout runs the root's
+# /usr/bin/blender with this checkout bound (see blender-in-root.sh): checkouts that share the
+# cached roots never share a launcher. Prints each launcher's path. Needs root, debootstrap and
+# bwrap (installed with apt-get when missing).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${DCC_BLENDER_ROOTS:-/var/cache/dcc-blender-roots}"
-# libopengl0: Blender 5's renderers (Workbench, EEVEE) abort without libOpenGL.so.0, which its
-# Debian package does not pull in.
-packages=(blender python3-numpy libegl1 libegl-mesa0 libopengl0)
+# libopengl0, libgl1 and libglx-mesa0: Blender 5 aborts without libOpenGL.so.0 (to render) and
+# libGL.so.1 with Mesa's GLX (to open a window), which its Debian package does not pull in.
+packages=(blender python3-numpy libegl1 libegl-mesa0 libopengl0 libgl1 libglx-mesa0)
 
 if [ "$#" -eq 0 ]; then
   echo "usage: build-root.sh <suite>... (a Debian suite name, e.g. trixie or sid)" >&2
@@ -40,8 +42,8 @@ in_root() {
 
 write_launcher() {
   local suite="$1"
-  mkdir -p "$cache/bin"
-  local launcher="$cache/bin/blender-$suite"
+  mkdir -p "$here/.bin"
+  local launcher="$here/.bin/blender-$suite"
   printf '#!/bin/sh\nexec %q %q "$@"\n' "$here/blender-in-root.sh" "$cache/$suite" >"$launcher.tmp"
   chmod +x "$launcher.tmp"
   mv -f "$launcher.tmp" "$launcher"
@@ -96,5 +98,5 @@ for suite in "$@"; do
   flock 9
   build "$suite"
   flock -u 9
-  echo "$cache/bin/blender-$suite"
+  echo "$here/.bin/blender-$suite"
 done

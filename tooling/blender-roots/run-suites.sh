@@ -12,6 +12,10 @@ package="$here/../../packages/blender"
 suites=("$@")
 [ "${#suites[@]}" -eq 0 ] && suites=(trixie sid)
 
+# Each run writes the package's .vitest/results.json (the project's reporter setting): the host
+# run's is kept aside and put back after, each version's renamed to results-<suite>.json.
+results="$package/.vitest/results.json"
+[ -f "$results" ] && mv -f "$results" "$results.host"
 status=0
 for suite in "${suites[@]}"; do
   started=$SECONDS
@@ -27,10 +31,10 @@ for suite in "${suites[@]}"; do
   (
     cd "$package" &&
       env -u DCC_REQUIRE_BWRAP BLENDER_BIN="$launcher" BLENDER="$launcher" \
-        DCC_BLENDER_TEST_SANDBOX=off DCC_REQUIRE_BLENDER=1 \
-        npx vitest run --reporter=default --reporter=json --outputFile.json="$report"
+        DCC_BLENDER_TEST_SANDBOX=off DCC_REQUIRE_BLENDER=1 npx vitest run
   )
   code=$?
+  [ -f "$results" ] && mv -f "$results" "$package/$report"
   summary="$(node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     console.log(`${r.numPassedTests} tests passed and ${r.numFailedTests} failed (${r.numPendingTests} skipped)`);
@@ -38,4 +42,5 @@ for suite in "${suites[@]}"; do
   echo "Blender ${version:-?} ($suite) suite: $summary, exit code $code, $((SECONDS - started)) s"
   [ "$code" -eq 0 ] || status=1
 done
+[ -f "$results.host" ] && mv -f "$results.host" "$results"
 exit "$status"

@@ -1,5 +1,5 @@
-// Per Blender version (the host's, and each Debian root of tooling/blender-roots that is built
-// here): the adapter's start-to-ready beside a bare `blender -b` start-to-exit of the same
+// Per Blender version (the host's, and each Debian root of tooling/blender-roots built for this
+// checkout): the adapter's start-to-ready beside a bare `blender -b` start-to-exit of the same
 // Blender; and the first-launch catalog generation of an untested build (the operator list, every
 // operator's RNA read from the running Blender, the catalog data built and cached) beside a later
 // launch of the same build, which finds it in the cache.
@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { createBlenderAdapter, createBlenderCatalog } from "@dcc/blender";
 import { discoverOperators } from "../dist/internal/discover-operators.js";
 
-const roots = process.env["DCC_BLENDER_ROOTS"] ?? "/var/cache/dcc-blender-roots";
+// The launchers tooling/blender-roots/build-root.sh wrote into this checkout.
+const launchers = join(import.meta.dirname, "..", "..", "..", "tooling", "blender-roots", ".bin");
 
 /** The Blenders to measure: the host's (sandbox auto), then each root's launcher (sandbox off). */
 function blenders() {
@@ -19,7 +20,7 @@ function blenders() {
     found.push({ bin: "blender", sandbox: "auto" });
   }
   for (const suite of ["trixie", "sid"]) {
-    const launcher = join(roots, "bin", `blender-${suite}`);
+    const launcher = join(launchers, `blender-${suite}`);
     if (existsSync(launcher)) found.push({ bin: launcher, sandbox: "off" });
   }
   return found;

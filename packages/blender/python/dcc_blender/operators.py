@@ -419,12 +419,21 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     except policy_module.PolicyRefusal as refusal:
         raise _refusal(refusal) from None
     given = args
-    args = check_arguments(policy, operator, rna, args)
-    _check_stored(policy, operator, rna, args)
-    if "import" in operator:
-        _check_imports(policy, operator, args)
-    if "export" in operator:
-        _check_names(policy, operator)
+    try:
+        args = check_arguments(policy, operator, rna, args)
+        _check_stored(policy, operator, rna, args)
+        if "import" in operator:
+            _check_imports(policy, operator, args)
+        if "export" in operator:
+            _check_names(policy, operator)
+    except HandlerError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a check that breaks refuses: it fails closed
+        raise HandlerError(
+            "POLICY",
+            f"{operator} is refused: the host's checks could not be made ({type(error).__name__}: {error})",
+            {"rule": policy_module.DATA_FOLDER_RULE},
+        ) from None
     _prepare_output(operator, args, given)
     if operator == "render.render":
         from .render import render_operator

@@ -590,6 +590,25 @@ def _():
     bpy.ops.wm.read_factory_settings(use_empty=False)
 
 
+@check("a check that fails before an operator refuses it")
+def _():
+    from dcc_blender import stored_paths
+
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    real = stored_paths.refusal
+
+    def broken(*_args, **_kwargs):
+        raise AttributeError("'Scene' object has no attribute 'node_tree'")
+
+    stored_paths.refusal = broken
+    try:
+        error = fails("POLICY", "blender.op", {"operator": "wm.save_as_mainfile", "args": {"filepath": "never.blend"}})
+    finally:
+        stored_paths.refusal = real
+    assert "checks could not be made" in error.message and "AttributeError" in error.message, error.message
+    assert not os.path.exists(os.path.join(policy.data_dir, "never.blend"))
+
+
 @check("one place for version differences")
 def _():
     from dcc_blender import compat
