@@ -6,6 +6,7 @@ import { blenderDataCommands } from "./blender-data-command.ts";
 import type { BlenderMode, BlenderOperator } from "./blender-operator.ts";
 import { type BlenderOperatorData, blenderOperatorData } from "./blender-operator-data.ts";
 import { BLENDER_SYNONYMS } from "./blender-synonyms.ts";
+import { eeveeEngineOf } from "./internal/blender-vocabulary.ts";
 import { mergeSynonyms } from "./internal/merge-synonyms.ts";
 import { operatorNotes } from "./internal/operator-notes.ts";
 import { operatorPolicy, reviewedOperators, unreviewedMark } from "./internal/operator-policy.ts";
@@ -74,12 +75,6 @@ export function createBlenderCatalog(options: BlenderCatalogOptions = {}): DccAp
       ? mergeSynonyms(BLENDER_SYNONYMS, options.synonyms)
       : BLENDER_SYNONYMS,
   });
-}
-
-/** The EEVEE engine id of Blender `version`: `BLENDER_EEVEE_NEXT` in 4.2 to 4.5. */
-function eeveeEngineOf(version: string): string {
-  const [major, minor] = version.split(".").map((part) => Number.parseInt(part, 10));
-  return major === 4 && (minor ?? 0) >= 2 ? "BLENDER_EEVEE_NEXT" : "BLENDER_EEVEE";
 }
 
 function operatorRecord(

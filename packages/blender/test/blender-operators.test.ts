@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { blenderOperatorData } from "../src/index.ts";
+import { vocabularyOf } from "../src/internal/blender-vocabulary.ts";
 import { discoverOperators } from "../src/internal/discover-operators.ts";
 import { type BlenderSession, outputOf, startBlenderSession } from "./support/blender-session.ts";
 
@@ -74,6 +75,14 @@ describeWithBlender("the running Blender's own operators", () => {
     expect(text).toMatch(/its exporters are [^;]*(wm\.stl_export|export_mesh\.stl)/);
     expect(text).toContain(JSON.stringify(words.principledInputs[0]));
     expect(text).toContain("no USD or Alembic exporter in this build");
+    // A tested version's names are known without Blender (a front end says the same).
+    if (session.adapter.operators?.source === "tested") {
+      const data = blenderOperatorData({ version: session.adapter.operators.blender });
+      expect(vocabularyOf(data)).toMatchObject({
+        eevee: words.eevee,
+        principledInputs: words.principledInputs,
+      });
+    }
     expect(
       session.executor
         .search("set render engine", { limit: 20 })

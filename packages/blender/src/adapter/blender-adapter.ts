@@ -14,14 +14,15 @@ import type { BlenderCommandRecord } from "../blender-command-record.ts";
 import { blenderDataCommands } from "../blender-data-command.ts";
 import { type BlenderOperatorData, blenderOperatorData } from "../blender-operator-data.ts";
 import { blenderCacheDir } from "../internal/blender-cache-dir.ts";
+import {
+  type BlenderVocabulary,
+  exportersOf,
+  vocabularyOf,
+} from "../internal/blender-vocabulary.ts";
 import { type DiscoveredOperators, discoverOperators } from "../internal/discover-operators.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
-import {
-  type BlenderVocabulary,
-  blenderExecuteDescription,
-  blenderInstructions,
-} from "./blender-tool-texts.ts";
+import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
 import { capturedImage } from "./internal/capture-command.ts";
 
 /** Options for {@link createBlenderAdapter}. */
@@ -219,13 +220,7 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
           blender: words.blender,
           eevee: words.eevee,
           principledInputs: words.principledInputs,
-          exporters: discovered.data.operators
-            .map((operator) => operator.name)
-            .filter(
-              (name) =>
-                /(^export_|\.[a-z_]*export$|_export$)/.test(name) &&
-                !name.startsWith("collection."),
-            ),
+          exporters: exportersOf(discovered.data),
         };
       }
       if (attach === undefined) return;
@@ -274,7 +269,9 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
       (linked.beginTransaction as NonNullable<typeof linked.beginTransaction>)(transaction),
     commands: () => linked.commands(),
     catalog: getCatalog,
-    instructions: (tools) => blenderInstructions(tools, dataDir, vocabulary),
+    // Before start (and on a catalog-only front end) the names come from the catalog's version.
+    instructions: (tools) =>
+      blenderInstructions(tools, dataDir, vocabulary ?? vocabularyOf(operatorData())),
     executeDescription: (tools) => blenderExecuteDescription(tools),
     call: (method, params) => linked.call(method, params),
     close: () => linked.close(),

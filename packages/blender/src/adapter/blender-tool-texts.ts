@@ -1,22 +1,11 @@
 import type { DccToolNames } from "@dcc/executor";
+import type { BlenderVocabulary } from "../internal/blender-vocabulary.ts";
 
 const report =
   "An operator returns a report of what it did: { result, created, removed, selected, active, mode } " +
   '(result is Blender\'s set, e.g. ["FINISHED"]; created and removed list data-blocks as { type, name, path }; ' +
   "selected and active name objects after the call; past 100 entries a list is cut and more counts the rest, e.g. { removed: 40 }; " +
   'reports, when present, holds Blender\'s messages such as "Info: Applied modifier was not first").';
-
-/** What the serving Blender calls things that other versions name differently. */
-export interface BlenderVocabulary {
-  /** Blender's version string. */
-  readonly blender: string;
-  /** The EEVEE engine id (`BLENDER_EEVEE`, or `BLENDER_EEVEE_NEXT` in 4.2 to 4.5). */
-  readonly eevee: string;
-  /** The Principled BSDF node's input names. */
-  readonly principledInputs: readonly string[];
-  /** The exporters among its operators (`wm.obj_export`, `wm.stl_export`, ...). */
-  readonly exporters: readonly string[];
-}
 
 /** One paragraph on the serving Blender's names, for the instructions. */
 export function vocabularyText(vocabulary: BlenderVocabulary): string {
