@@ -210,18 +210,24 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
           cacheDir,
         });
         if (options.catalog === undefined) catalog = undefined;
-        const words = (await caller.call(
-          "blender.vocabulary",
-          "blender.vocabulary",
-          {},
-          signal,
-        )) as { blender: string; eevee: string; principledInputs: string[] };
-        vocabulary = {
-          blender: words.blender,
-          eevee: words.eevee,
-          principledInputs: words.principledInputs,
-          exporters: exportersOf(discovered.data),
-        };
+        // A tested build's names are known; an untested one is asked (which adds and removes a
+        // node group in its file, so a tested Blender is not).
+        if (discovered.source === "tested") {
+          vocabulary = vocabularyOf(discovered.data);
+        } else {
+          const words = (await caller.call(
+            "blender.vocabulary",
+            "blender.vocabulary",
+            {},
+            signal,
+          )) as { blender: string; eevee: string; principledInputs: string[] };
+          vocabulary = {
+            blender: words.blender,
+            eevee: words.eevee,
+            principledInputs: words.principledInputs,
+            exporters: exportersOf(discovered.data),
+          };
+        }
       }
       if (attach === undefined) return;
       // The attached Blender's own data folder (set in its add-on) applies.
