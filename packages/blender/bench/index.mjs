@@ -1,7 +1,8 @@
 // `@dcc/blender` benchmark: the Blender catalog (2,144 operators and the data commands) against
 // MiniSearch 7 on the same records in the same run: index build time, query latency, and
 // recall@1/@5 on the package's fixed agent-query set (test/fixtures/agent-queries.json); then,
-// where Blender is installed, the real-Blender figures of `host.mjs`, the scene-size sweep of
+// where Blender is installed, the real-Blender figures of `host.mjs`, per Blender version (the
+// host's and tooling/blender-roots') those of `versions.mjs`, the scene-size sweep of
 // `scene-sweep.mjs`, the captures' and the recovery copy's cost (`recovery.mjs`).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { runCaptureBench } from "./capture.mjs";
 import { runHostBench } from "./host.mjs";
 import { runRecoveryBench } from "./recovery.mjs";
 import { runSceneSweep } from "./scene-sweep.mjs";
+import { runVersionsBench } from "./versions.mjs";
 
 const queryFile = join(import.meta.dirname, "..", "test", "fixtures", "agent-queries.json");
 const builds = 7;
@@ -134,6 +136,8 @@ export async function run({ log, remainingMs }) {
   }
   rows.push(...(await runHostBench({ log })));
   const left = () => remainingMs - (performance.now() - moduleStart);
+  // Each Blender version: start-to-ready and first-launch catalog generation.
+  rows.push(...(await runVersionsBench({ log, remainingMs: Math.min(60_000, left() - 30_000) })));
   if (hasBlender()) {
     // The sweep keeps a minute and a half of what is left for the captures and recovery copies.
     rows.push(...(await runSceneSweep({ log, remainingMs: left() - 90_000 })));

@@ -7,11 +7,13 @@
 # poll is then left out in every mode. "-" is no area; "*/ID" skips ID under every area override.
 import json
 import os
-import struct
 import sys
 
 import bpy
 from _bpy import ops as _ops  # dir() lists every "MOD_OT_name"
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from dcc_blender.operator_dump import operator_entry  # noqa: E402
 
 arguments = sys.argv[sys.argv.index("--") + 1 :]
 out_path, progress_path = arguments[0], arguments[1]
@@ -19,91 +21,6 @@ skip = set(arguments[2:])
 context = bpy.context
 window = context.window_manager.windows[0]
 screen = window.screen
-INT_MIN, INT_MAX, FLT_MAX = -(2**31), 2**31 - 1, 3.4e38
-
-
-def shortest_float(value):
-    """The shortest decimal that reads back as the same float32 (0.1, not 0.10000000149)."""
-    try:
-        packed = struct.pack("<f", value)
-    except (OverflowError, struct.error):
-        return value
-    for digits in range(1, 10):
-        candidate = float(f"{value:.{digits}g}")
-        if struct.pack("<f", candidate) == packed:
-            return int(candidate) if candidate.is_integer() else candidate
-    return value
-
-
-def plain(value, kind):
-    if kind == "FLOAT":
-        return shortest_float(value)
-    if kind == "BOOLEAN":
-        return bool(value)
-    return value
-
-
-def bound(value, kind, low):
-    if kind == "FLOAT" and abs(value) >= FLT_MAX:
-        return None
-    if kind == "INT" and value == (INT_MIN if low else INT_MAX):
-        return None
-    return plain(value, kind)
-
-
-def property_info(prop):
-    kind = prop.type
-    info = {"name": prop.identifier, "type": kind.lower()}
-    if prop.subtype not in ("NONE", ""):
-        info["subtype"] = prop.subtype.lower()
-    if kind in ("BOOLEAN", "INT", "FLOAT"):
-        length = prop.array_length
-        if length > 0:
-            info["length"] = length
-            info["default"] = [plain(item, kind) for item in prop.default_array]
-        else:
-            info["default"] = plain(prop.default, kind)
-        if kind != "BOOLEAN":
-            for key, value, low in (("min", prop.hard_min, True), ("max", prop.hard_max, False)):
-                value = bound(value, kind, low)
-                if value is not None:
-                    info[key] = value
-    elif kind == "STRING":
-        info["default"] = prop.default
-    elif kind == "ENUM":
-        items = [item.identifier for item in prop.enum_items]
-        if prop.is_enum_flag:
-            info["flag"] = True
-            info["default"] = sorted(prop.default_flag)
-        elif items:
-            info["default"] = prop.default
-        if items:
-            info["items"] = items
-        else:
-            info["dynamic"] = True  # items built at run time from the context
-    elif kind in ("POINTER", "COLLECTION") and prop.fixed_type is not None:
-        info["struct"] = prop.fixed_type.identifier
-    if prop.is_required:
-        info["required"] = True
-    if prop.description:
-        info["description"] = prop.description.strip()
-    return info
-
-
-def operator_entry(idname):
-    module, _, name = idname.partition("_OT_")
-    operator = getattr(getattr(bpy.ops, module.lower()), name)
-    rna = operator.get_rna_type()
-    entry = {
-        "name": f"{module.lower()}.{name}",
-        "label": rna.name,
-        "description": rna.description.strip(),
-        "options": sorted(rna.bl_options if hasattr(rna, "bl_options") else operator.bl_options),
-        "params": [property_info(p) for p in rna.properties if p.identifier != "rna_type"],
-    }
-    return entry, operator
-
-
 # --- scene set-up: one object per mode, animation, a text, a strip, an image ---
 scene = context.scene
 cube = bpy.data.objects["Cube"]
@@ -113,8 +30,11 @@ for frame in (1, 10):
 scene.frame_set(1)
 text = bpy.data.texts.new("Text")
 text.write("print('hello')\n")
-strips = scene.sequence_editor_create().sequences
-strips.new_effect(name="Color", type="COLOR", channel=1, frame_start=1, frame_end=10).select = True
+editor = scene.sequence_editor_create()
+# Blender 5 calls a sequence editor's strips `strips`, earlier versions `sequences`.
+strips = editor.strips if hasattr(editor, "strips") else editor.sequences
+strip = strips.new_effect(name="Color", type="COLOR", channel=1, frame_start=1, length=10) if "length" in strips.bl_rna.functions["new_effect"].parameters.keys() else strips.new_effect(name="Color", type="COLOR", channel=1, frame_start=1, frame_end=10)
+strip.select = True
 image = bpy.data.images.new("Image", 8, 8)
 material = cube.active_material
 
@@ -125,12 +45,18 @@ for kind, add in (
     ("FONT", lambda: bpy.ops.object.text_add()),
     ("LATTICE", lambda: bpy.ops.object.add(type="LATTICE")),
     ("META", lambda: bpy.ops.object.metaball_add()),
+    # Grease Pencil 3 (Blender 4.3 on) has an operator and modes of its own.
     ("GPENCIL", lambda: bpy.ops.object.gpencil_add(type="STROKE")),
+    ("GREASEPENCIL", lambda: bpy.ops.object.grease_pencil_add(type="STROKE")),
 ):
-    add()
+    try:
+        add()
+    except (AttributeError, TypeError, RuntimeError):
+        continue  # this Blender has no such object type (or adds it differently)
     objects[kind] = context.active_object
 
-# Mode name (as bpy.context.mode reports it) -> object type and the mode_set argument.
+# Mode name (as bpy.context.mode reports it) -> object type and the mode_set argument. Modes a
+# Blender does not have (its object type or mode_set value missing) are left out.
 MODES = [
     ("OBJECT", "MESH", "OBJECT"),
     ("EDIT_MESH", "MESH", "EDIT"),
@@ -148,6 +74,10 @@ MODES = [
     ("PAINT_GPENCIL", "GPENCIL", "PAINT_GPENCIL"),
     ("SCULPT_GPENCIL", "GPENCIL", "SCULPT_GPENCIL"),
     ("WEIGHT_GPENCIL", "GPENCIL", "WEIGHT_GPENCIL"),
+    ("EDIT_GREASE_PENCIL", "GREASEPENCIL", "EDIT"),
+    ("PAINT_GREASE_PENCIL", "GREASEPENCIL", "PAINT_GREASE_PENCIL"),
+    ("SCULPT_GREASE_PENCIL", "GREASEPENCIL", "SCULPT_GREASE_PENCIL"),
+    ("WEIGHT_GREASE_PENCIL", "GREASEPENCIL", "WEIGHT_GREASE_PENCIL"),
 ]
 
 # Editor name in the catalog -> the area's ui_type. The first, None, is no window, area or region.
@@ -231,8 +161,18 @@ def poll_all(mode, area_name, wanted):
 
 # Entering a mode can add data (Vertex Paint adds a color attribute to the cube), which changes
 # later polls; entering every mode once first makes the results independent of the poll order.
+# A mode this Blender lacks, or that it reports under another name, is left out.
+available = []
 for mode, object_type, mode_argument in MODES:
-    enter_mode(object_type, mode_argument)
+    if object_type not in objects:
+        continue
+    try:
+        enter_mode(object_type, mode_argument)
+    except (TypeError, RuntimeError):
+        continue
+    if context.mode == mode:
+        available.append((mode, object_type, mode_argument))
+MODES = available
 
 # First every mode without an editor, then the editors: an operator that passed without one
 # somewhere needs no editor, so under the editors it is polled only until it passes in that mode

@@ -47,7 +47,7 @@ export interface GenerateOptions {
   log?: (line: string) => void;
 }
 
-export const OUTPUT_PATH: string;
+export function catalogOutputPath(version: string): string;
 export function pollHint(
   poll: string[],
   allModes: string[],

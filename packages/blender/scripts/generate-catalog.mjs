@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Generates src/data/operators.generated.json from the installed Blender: every bpy.ops operator
-// with its label, description, typed parameters and the modes and editors in which its poll()
-// passed. Plain Node with no dependencies, so it runs before anything is built. The output is
-// deterministic: operators sorted by name, keys in a fixed order, no timestamps.
+// Generates src/data/operators-<version>.generated.json from the installed Blender (`$BLENDER`,
+// else `blender`): every bpy.ops operator with its label, description, typed parameters and the
+// modes and editors in which its poll() passed. One file per tested Blender version. Plain Node
+// with no dependencies, so it runs before anything is built. The output is deterministic:
+// operators sorted by name, keys in a fixed order, no timestamps.
 //
-//   node scripts/generate-catalog.mjs                write the generated file
+//   node scripts/generate-catalog.mjs                write that Blender's generated file
 //   node scripts/generate-catalog.mjs --check        exit 1 if the committed file is out of date
 //   node scripts/generate-catalog.mjs --out FILE     write somewhere else
 
@@ -15,8 +16,11 @@ import { dumpOperators } from "./run-blender-dump.mjs";
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Where the generated file is committed. */
-export const OUTPUT_PATH = resolve(packageRoot, "src/data/operators.generated.json");
+/** Where the generated file of Blender `version` (`5.2.2 LTS` or `5.2.2`) is committed. */
+export function catalogOutputPath(version) {
+  const number = String(version).split(" ")[0];
+  return resolve(packageRoot, `src/data/operators-${number}.generated.json`);
+}
 
 // Parameter keys in the order they are written.
 const parameterKeys = [
@@ -106,9 +110,12 @@ const invokedDirectly =
   process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
   const outIndex = process.argv.indexOf("--out");
-  const output = outIndex > 0 ? resolve(process.argv[outIndex + 1]) : OUTPUT_PATH;
   const started = performance.now();
   const text = await generate({ log: (line) => console.error(line) });
+  const output =
+    outIndex > 0
+      ? resolve(process.argv[outIndex + 1])
+      : catalogOutputPath(JSON.parse(text).blender);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (process.argv.includes("--check")) {
     let current = "";

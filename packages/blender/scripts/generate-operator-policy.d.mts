@@ -2,3 +2,5 @@
 
 export const POLICY_OUTPUT_PATH: string;
 export function operatorPolicyText(): string;
+export const REVIEWED_OUTPUT_PATH: string;
+export function reviewedOperatorsText(): string;

@@ -1,21 +1,50 @@
 #!/usr/bin/env node
-// Generates src/data/operator-policy.generated.json: for every operator of the generated catalog
-// that the policy refuses by name, its rule and the reason, as python/dcc_blender/policy.py (the
-// rules' one owner) says. Needs python3, not Blender. Sorted by name, so the output is stable.
+// Generates, from the committed catalogs of every tested Blender (src/data/operators-*.json):
+// - src/data/operator-policy.generated.json: for every operator that the policy refuses by name,
+//   its rule and the reason, as python/dcc_blender/policy.py (the rules' one owner) says;
+// - python/dcc_blender/reviewed_operators.generated.json: every operator of those Blenders, the ones the
+//   rules were reviewed against (the host refuses any other). A new tested version's additions
+//   are reviewed before they join: see README, "Adding a Blender version".
+// Needs python3, not Blender. Sorted by name, so the output is stable.
 //
-//   node scripts/generate-operator-policy.mjs            write the generated file
-//   node scripts/generate-operator-policy.mjs --check    exit 1 if the committed file is out of date
+//   node scripts/generate-operator-policy.mjs            write the generated files
+//   node scripts/generate-operator-policy.mjs --check    exit 1 if a committed file is out of date
 
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const operatorsPath = resolve(packageRoot, "src/data/operators.generated.json");
+const dataDir = resolve(packageRoot, "src/data");
 
 /** Where the generated file is committed. */
 export const POLICY_OUTPUT_PATH = resolve(packageRoot, "src/data/operator-policy.generated.json");
+/** Where the reviewed operators are committed (beside the Python that reads them). */
+export const REVIEWED_OUTPUT_PATH = resolve(
+  packageRoot,
+  "python/dcc_blender/reviewed_operators.generated.json",
+);
+
+/** The tested versions and every operator name of their committed catalogs, sorted. */
+function committedOperators() {
+  const versions = [];
+  const names = new Set();
+  for (const file of readdirSync(dataDir).sort()) {
+    const match = /^operators-(.+)\.generated\.json$/.exec(file);
+    if (match === null) continue;
+    versions.push(match[1]);
+    const document = JSON.parse(readFileSync(resolve(dataDir, file), "utf8"));
+    for (const operator of document.operators) names.add(operator.name);
+  }
+  return { versions, names: [...names].sort() };
+}
+
+/** The reviewed list's text. */
+export function reviewedOperatorsText() {
+  const { versions, names } = committedOperators();
+  return `${JSON.stringify({ versions, operators: names }, null, 1)}\n`;
+}
 
 const program = `
 import json, sys
@@ -30,8 +59,7 @@ print(json.dumps(marks, indent=2, ensure_ascii=False))
 
 /** The file's text, from the committed operator list and the policy's rules. */
 export function operatorPolicyText() {
-  const operators = JSON.parse(readFileSync(operatorsPath, "utf8")).operators;
-  const names = operators.map((operator) => operator.name);
+  const { names } = committedOperators();
   return execFileSync("python3", ["-c", program], {
     cwd: resolve(packageRoot, "python"),
     // The policy builds on dcc_link (the Python side of @dcc/link, a dependency).
@@ -43,15 +71,16 @@ export function operatorPolicyText() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = operatorPolicyText();
-  if (process.argv.includes("--check")) {
-    if (readFileSync(POLICY_OUTPUT_PATH, "utf8") !== text) {
-      console.error(
-        `${POLICY_OUTPUT_PATH} is out of date: run node scripts/generate-operator-policy.mjs`,
-      );
+  const outputs = [
+    [POLICY_OUTPUT_PATH, operatorPolicyText()],
+    [REVIEWED_OUTPUT_PATH, reviewedOperatorsText()],
+  ];
+  for (const [path, text] of outputs) {
+    if (!process.argv.includes("--check")) {
+      writeFileSync(path, text);
+    } else if (readFileSync(path, "utf8") !== text) {
+      console.error(`${path} is out of date: run node scripts/generate-operator-policy.mjs`);
       process.exit(1);
     }
-  } else {
-    writeFileSync(POLICY_OUTPUT_PATH, text);
   }
 }

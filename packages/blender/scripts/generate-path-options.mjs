@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Generates python/dcc_blender/path_options.generated.json: every operator option and RNA
-// property of the installed Blender whose value names a file or a folder, whatever its name or
-// subtype, as dcc_blender.path_options.path_option_kind classifies Blender's own RNA data
-// (dump-path-options.py, run inside Blender). Sorted, so the output is stable.
+// Generates python/dcc_blender/path_options-<version>.generated.json: every operator option and
+// RNA property of the installed Blender (`$BLENDER`, else `blender`) whose value names a file or a
+// folder, whatever its name or subtype, as dcc_blender.path_options.path_option_kind classifies
+// Blender's own RNA data (dump-path-options.py, run inside Blender). One file per Blender
+// version; sorted, so the output is stable.
 //
-//   node scripts/generate-path-options.mjs            write the generated file
+//   node scripts/generate-path-options.mjs            write that Blender's generated file
 //   node scripts/generate-path-options.mjs --check    exit 1 if the committed file is out of date
 
 import { spawnSync } from "node:child_process";
@@ -16,11 +17,16 @@ import { fileURLToPath } from "node:url";
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const script = join(packageRoot, "scripts", "dump-path-options.py");
 
-/** Where the generated file is committed (beside the Python that reads it). */
-export const PATH_OPTIONS_OUTPUT_PATH = resolve(
-  packageRoot,
-  "python/dcc_blender/path_options.generated.json",
-);
+/** Where the generated file of Blender `version` is committed (beside the Python that reads it). */
+export function pathOptionsOutputPath(version) {
+  const number = String(version).split(" ")[0];
+  return resolve(packageRoot, `python/dcc_blender/path_options-${number}.generated.json`);
+}
+
+/** The Blender version a generated text was made from. */
+export function pathOptionsVersion(text) {
+  return JSON.parse(text).blender;
+}
 
 function sorted(record) {
   return Object.fromEntries(
@@ -65,14 +71,13 @@ export function pathOptionsText(options = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = pathOptionsText();
+  const output = pathOptionsOutputPath(pathOptionsVersion(text));
   if (process.argv.includes("--check")) {
-    if (readFileSync(PATH_OPTIONS_OUTPUT_PATH, "utf8") !== text) {
-      console.error(
-        `${PATH_OPTIONS_OUTPUT_PATH} is out of date: run node scripts/generate-path-options.mjs`,
-      );
+    if (readFileSync(output, "utf8") !== text) {
+      console.error(`${output} is out of date: run node scripts/generate-path-options.mjs`);
       process.exit(1);
     }
   } else {
-    writeFileSync(PATH_OPTIONS_OUTPUT_PATH, text);
+    writeFileSync(output, text);
   }
 }

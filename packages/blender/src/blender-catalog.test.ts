@@ -1,6 +1,7 @@
 import { DccApiCatalog } from "@dcc/catalog";
 import { describe, expect, it } from "vitest";
 import { createBlenderCatalog } from "./blender-catalog.ts";
+import type { BlenderCommandRecord } from "./blender-command-record.ts";
 import { blenderDataCommands } from "./blender-data-command.ts";
 import { blenderOperatorData } from "./blender-operator-data.ts";
 import { BLENDER_SYNONYMS } from "./blender-synonyms.ts";
@@ -115,5 +116,34 @@ describe("BLENDER_SYNONYMS", () => {
     expect(top("open the preferences", 3)).toContain("screen.userpref_show");
     expect(top("add an audio strip", 3)).toContain("sequencer.sound_strip_add");
     expect(top("grease pencil layer", 3)).toContain("gpencil.layer_add");
+  });
+});
+
+describe("createBlenderCatalog of another tested Blender", () => {
+  it("offers only that Blender's operators, its exporters first", () => {
+    for (const version of ["4.3.2", "5.2.2"]) {
+      const catalog = createBlenderCatalog({ version });
+      const found = catalog.search("export wavefront obj", { limit: 5 }).map((hit) => hit.name);
+      expect(found, version).toContain("wm.obj_export");
+      expect(catalog.get("export_scene.obj"), version).toBeUndefined();
+      expect(catalog.search("export stl", { limit: 5 }).map((hit) => hit.name)[0], version).toBe(
+        "wm.stl_export",
+      );
+    }
+    const old = createBlenderCatalog({ version: "3.4.1" });
+    expect(old.get("wm.stl_export")).toBeUndefined();
+  });
+
+  it("names that Blender's EEVEE engine id in the data commands' texts", () => {
+    const set = (version: string) => createBlenderCatalog({ version }).get("data.set")?.description;
+    expect(set("3.4.1")).toContain("BLENDER_EEVEE, CYCLES");
+    expect(set("4.3.2")).toContain("BLENDER_EEVEE_NEXT, CYCLES");
+    expect(set("5.2.2")).toContain("BLENDER_EEVEE, CYCLES");
+  });
+
+  it("marks extensions and operators outside the reviewed list as refused", () => {
+    const catalog = createBlenderCatalog({ version: "5.2.2" });
+    const install = catalog.get("extensions.package_install_files") as BlenderCommandRecord;
+    expect(install.policy).toMatch(/rule 'extensions'/);
   });
 });

@@ -1,5 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { blenderOperatorData } from "./blender-operator-data.ts";
+import { BLENDER_TESTED_VERSIONS, blenderOperatorData } from "./blender-operator-data.ts";
+
+describe("blenderOperatorData of each tested Blender", () => {
+  const names = (version: string) =>
+    new Set(blenderOperatorData({ version }).operators.map((operator) => operator.name));
+
+  it("holds that Blender's operators, and only them", () => {
+    expect(BLENDER_TESTED_VERSIONS).toEqual(["3.4.1", "4.3.2", "5.2.2"]);
+    expect(blenderOperatorData({ version: "4.3.2" }).blender).toBe("4.3.2");
+    expect(blenderOperatorData({ version: "5.2.2 LTS" }).blender).toBe("5.2.2 LTS");
+    expect(blenderOperatorData({ version: "5.2" })).toBe(blenderOperatorData({ version: "5.2.2" }));
+    const v3 = names("3.4.1");
+    const v4 = names("4.3.2");
+    const v5 = names("5.2.2");
+    expect(v3.has("export_scene.obj") && v3.has("export_mesh.stl")).toBe(true);
+    for (const newer of [v4, v5]) {
+      expect(newer.has("export_scene.obj") || newer.has("export_mesh.stl")).toBe(false);
+      expect(newer.has("wm.stl_export") && newer.has("wm.ply_export")).toBe(true);
+    }
+    expect(v3.has("wm.stl_export")).toBe(false);
+    expect(v5.has("object.shade_auto_smooth")).toBe(true);
+    expect(blenderOperatorData({ version: "5.2.2" }).modes).toContain("EDIT_GREASE_PENCIL");
+  });
+
+  it("refuses a version none ships for, naming the tested ones", () => {
+    expect(() => blenderOperatorData({ version: "2.93.0" })).toThrow(
+      /no operator catalog ships for Blender "2.93.0": the tested versions are 3.4.1, 4.3.2, 5.2.2/,
+    );
+  });
+});
 
 describe("blenderOperatorData", () => {
   const data = blenderOperatorData();

@@ -15,7 +15,11 @@ export type BlenderMode =
   | "EDIT_GPENCIL"
   | "PAINT_GPENCIL"
   | "SCULPT_GPENCIL"
-  | "WEIGHT_GPENCIL";
+  | "WEIGHT_GPENCIL"
+  | "EDIT_GREASE_PENCIL"
+  | "PAINT_GREASE_PENCIL"
+  | "SCULPT_GREASE_PENCIL"
+  | "WEIGHT_GREASE_PENCIL";
 
 /** An editor the generator tested poll() under (a `temp_override` of that area); UV_EDITOR is the Image Editor in UV mode. */
 export type BlenderArea =

@@ -1,10 +1,11 @@
 /**
  * `@dcc/blender`: the Blender adapter, beside the other DCC adapters above `@dcc/executor` and
- * `@dcc/link`. `createBlenderAdapter` launches and supervises a real Blender and serves its
- * operators and data-API commands under a policy; `createBlenderCatalog` is Blender's command
- * catalog (every `bpy.ops` operator of Blender 3.4.1 with a typed signature and a context hint,
- * generated from the real Blender and committed as JSON), which needs no Blender at all. No MCP
- * code: a server from `@dcc/mcp-bridge` serves the adapter.
+ * `@dcc/link`. `createBlenderAdapter` launches and supervises a real Blender (3.4 to 5.2) and
+ * serves that Blender's own operators (read from it when it starts) and data-API commands under
+ * a policy; `createBlenderCatalog` is Blender's command catalog (every `bpy.ops` operator of a
+ * tested Blender, 3.4.1, 4.3.2 or 5.2.2, with a typed signature and a context hint, generated
+ * from the real Blender and committed as JSON), which needs no Blender at all. No MCP code: a
+ * server from `@dcc/mcp-bridge` serves the adapter.
  */
 export type { BlenderAdapter, BlenderAdapterOptions } from "./adapter/blender-adapter.ts";
 export { createBlenderAdapter } from "./adapter/blender-adapter.ts";
@@ -29,8 +30,11 @@ export type {
   BlenderOperator,
   BlenderOperatorParameter,
 } from "./blender-operator.ts";
-export type { BlenderOperatorData } from "./blender-operator-data.ts";
-export { blenderOperatorData } from "./blender-operator-data.ts";
+export type {
+  BlenderOperatorData,
+  BlenderOperatorDataOptions,
+} from "./blender-operator-data.ts";
+export { BLENDER_TESTED_VERSIONS, blenderOperatorData } from "./blender-operator-data.ts";
 export { BLENDER_SYNONYMS } from "./blender-synonyms.ts";
 export { operatorContextHint } from "./operator-context-hint.ts";
 export { operatorSignature } from "./operator-signature.ts";

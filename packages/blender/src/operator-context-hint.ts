@@ -34,9 +34,23 @@ const modeGroups: readonly (readonly [string, readonly (readonly [BlenderMode, s
       ["WEIGHT_GPENCIL", "Grease Pencil Weight Paint"],
     ],
   ],
+  // Grease Pencil 3 (Blender 4.3 on) has modes of its own.
+  [
+    "any Grease Pencil mode",
+    [
+      ["EDIT_GREASE_PENCIL", "Grease Pencil Edit Mode"],
+      ["PAINT_GREASE_PENCIL", "Grease Pencil Draw Mode"],
+      ["SCULPT_GREASE_PENCIL", "Grease Pencil Sculpt Mode"],
+      ["WEIGHT_GREASE_PENCIL", "Grease Pencil Weight Paint"],
+    ],
+  ],
 ];
 const allModes: readonly BlenderMode[] = modeGroups.flatMap(([, members]) =>
   members.map(([mode]) => mode),
+);
+// The modes Blender 3.4 has (its catalog's): the default when a catalog does not say.
+const modesBefore43: readonly BlenderMode[] = allModes.filter(
+  (mode) => !mode.endsWith("GREASE_PENCIL"),
 );
 
 const areaLabels: Readonly<Record<BlenderArea, string>> = {
@@ -66,15 +80,20 @@ const areaCount = Object.keys(areaLabels).length;
  * ", which dispatch provides (a 3D Viewport)" where the 3D Viewport will do), joined by
  * `"; "`, or `undefined` when poll() passed in every mode without an editor. A hint, not a
  * rule: poll() also looks at the selection and the data, which the test scene only partly covers.
+ * `testedModes` are the modes the generator tried in that Blender (its catalog's `modes`;
+ * default: Blender 3.4's).
  */
-export function operatorContextHint(operator: BlenderOperator): string | undefined {
+export function operatorContextHint(
+  operator: BlenderOperator,
+  testedModes: readonly BlenderMode[] = modesBefore43,
+): string | undefined {
   const { modes, areas } = operator;
   if (modes !== undefined && modes.length === 0) {
     return "poll() failed in every tested context (needs other data, a selection or an editor state)";
   }
   const parts: string[] = [];
   if (modes !== undefined) {
-    const missing = allModes.filter((mode) => !modes.includes(mode));
+    const missing = testedModes.filter((mode) => !modes.includes(mode));
     // Name whichever list is shorter: the modes it runs in, or those it does not.
     parts.push(
       modes.length <= missing.length

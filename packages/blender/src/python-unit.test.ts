@@ -35,7 +35,7 @@ describe("inside Blender", () => {
     const temp = mkdtempSync(join(tmpdir(), "dcc-blender-smoke-"));
     try {
       const run = spawnSync(
-        "blender",
+        process.env["BLENDER_BIN"] ?? "blender",
         [
           "-b",
           "--factory-startup",

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   buildDocument,
   buildOperatorRecord,
+  catalogOutputPath,
   generate,
-  OUTPUT_PATH,
   pollHint,
   type RawOperator,
   serialise,
@@ -15,7 +15,7 @@ import {
 import { BlenderDumpError, dumpOperators } from "../scripts/run-blender-dump.mjs";
 
 const installCommand = "apt-get install -y blender python3-numpy xvfb";
-const blender = process.env["BLENDER"] ?? "blender";
+const blender = process.env["BLENDER"] ?? process.env["BLENDER_BIN"] ?? "blender";
 const hasBlender = spawnSync(blender, ["--version"], { timeout: 60_000 }).status === 0;
 const requireBlender = process.env["DCC_REQUIRE_BLENDER"] === "1";
 
@@ -149,7 +149,8 @@ describe("the committed catalog", () => {
       // 10 s when it is quiet.
       writeFileSync(out, await generate({ blender }));
       const fresh = readFileSync(out, "utf8").split("\n");
-      const committed = readFileSync(OUTPUT_PATH, "utf8").split("\n");
+      const version = (JSON.parse(fresh.join("\n")) as { blender: string }).blender;
+      const committed = readFileSync(catalogOutputPath(version), "utf8").split("\n");
       const first = fresh.findIndex((line, index) => line !== committed[index]);
       // Name the first line that differs rather than printing a megabyte of JSON.
       expect(

@@ -10,7 +10,7 @@ from typing import Any, List, Optional
 import bpy
 from dcc_link import HandlerError, checkpoint
 
-from . import path_options, transaction
+from . import compat, path_options, transaction
 from . import policy as policy_module
 from .paths import PathSyntaxError, Step, format_path, parse_path
 from .rna_walk import (
@@ -287,11 +287,7 @@ def settle() -> None:
 
 
 def _item_type(item) -> str:
-    rna = item.bl_rna
-    prop = rna.properties.get("type")
-    if prop is not None and prop.type == "ENUM" and not prop.is_enum_flag:
-        return item.type
-    return rna.identifier
+    return compat.item_kind(item)
 
 
 def data_list(params: dict, call, policy) -> List[dict]:
@@ -344,18 +340,7 @@ def data_list(params: dict, call, policy) -> List[dict]:
 def _check_type_filter(label: str, collection, wanted) -> None:
     """A ``type`` that matched nothing must at least be a type such items can have: a misspelt
     one (``mesh``, ``MESHH``) would otherwise look like an empty answer."""
-    kinds = set()
-    seen = set()
-    for item in collection:
-        rna = item.bl_rna
-        # Items share a few RNA types: each type's enum is read once, not once per item.
-        if rna.identifier in seen:
-            continue
-        seen.add(rna.identifier)
-        kinds.add(rna.identifier)
-        prop = rna.properties.get("type")
-        if prop is not None and prop.type == "ENUM" and not prop.is_enum_flag:
-            kinds.update(entry.identifier for entry in prop.enum_items)
+    kinds = compat.kinds_of(collection)
     if wanted in kinds:
         return
     names = sorted(kinds)

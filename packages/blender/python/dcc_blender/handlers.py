@@ -13,8 +13,10 @@ from dcc_link import Dispatcher, HandlerError, load_command_specs, register_comm
 from . import (
     bench_scene,
     capture,
+    compat,
     data_api,
     echo,
+    operator_dump,
     operators,
     recovery,
     render,
@@ -89,6 +91,20 @@ def reset(params, call, policy: Policy):
     return {"objects": sorted(o.name for o in bpy.data.objects)}
 
 
+def operators_list(params, call, policy: Policy):
+    """This Blender's version, the key of its commands and every operator's id (cheap)."""
+    names = []
+    for idname in operator_dump.operator_ids():
+        module, _, name = idname.partition("_OT_")
+        names.append(f"{module.lower()}.{name}")
+    return {"blender": bpy.app.version_string, "key": operator_dump.build_key(), "names": names}
+
+
+def operators_describe(params, call, policy: Policy):
+    """Every operator as the catalog describes it, read from this Blender's RNA."""
+    return operator_dump.describe_operators()
+
+
 def data_get(params, call, policy: Policy):
     stamps.note_arrival()
     return data_api.data_get(params, call, policy)
@@ -115,6 +131,9 @@ HANDLERS = {
     "ping": ping,
     "blender.op": operators.blender_op,
     "blender.reset": reset,
+    "blender.operators.list": operators_list,
+    "blender.operators.describe": operators_describe,
+    "blender.vocabulary": lambda params, call, policy: compat.vocabulary(),
     "blender.txn.begin": transaction.begin,
     "blender.txn.end": transaction.end,
     "blender.recovery.save": recovery.save,

@@ -6,13 +6,15 @@ import difflib
 import glob
 import os
 import re
+import shutil
+import sys
 from typing import Any, Dict, List, Optional
 
 import bpy
 from _bpy import ops as _ops
 from dcc_link import HandlerError
 
-from . import import_references, path_options, stored_paths
+from . import compat, import_references, path_options, stored_paths
 from . import policy as policy_module
 from .data_api import _blend_dir
 from .paths import Step, format_path
@@ -153,9 +155,7 @@ _collections: list = []
 
 def _data_collections():
     if not _collections:
-        for prop in bpy.data.bl_rna.properties:
-            if prop.type == "COLLECTION" and prop.identifier not in ("window_managers", "all_ids"):
-                _collections.append(prop.identifier)
+        _collections.extend(compat.data_collections(frozenset({"window_managers"})))
     return _collections
 
 
@@ -416,13 +416,26 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
         except policy_module.PolicyRefusal as refusal:
             raise _refusal(refusal) from None
     function, rna = resolve_operator(operator)
+    try:
+        policy.check_reviewed(operator)
+    except policy_module.PolicyRefusal as refusal:
+        raise _refusal(refusal) from None
     given = args
-    args = check_arguments(policy, operator, rna, args)
-    _check_stored(policy, operator, rna, args)
-    if "import" in operator:
-        _check_imports(policy, operator, args)
-    if "export" in operator:
-        _check_names(policy, operator)
+    try:
+        args = check_arguments(policy, operator, rna, args)
+        _check_stored(policy, operator, rna, args)
+        if "import" in operator:
+            _check_imports(policy, operator, args)
+        if "export" in operator:
+            _check_names(policy, operator)
+    except HandlerError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a check that breaks refuses: it fails closed
+        raise HandlerError(
+            "POLICY",
+            f"{operator} is refused: the host's checks could not be made ({type(error).__name__}: {error})",
+            {"rule": policy_module.DATA_FOLDER_RULE},
+        ) from None
     _prepare_output(operator, args, given)
     if operator == "render.render":
         from .render import render_operator
@@ -439,11 +452,16 @@ def blender_op(params: dict, call, policy) -> Dict[str, Any]:
     tree_before = _tree_states(policy.data_dir) if _may_write(operator, args, given) else None
     reports: List[str] = []
     meanings = stored_paths.relative_meanings(policy) if operator in _CURRENT_FILE_SAVES else None
-    result = run_operator(function, operator, args, reports)
+    kept = keep_before_load(policy, operator)
+    try:
+        result = run_operator(function, operator, args, reports)
+    except BaseException:
+        discard_kept(kept)
+        raise
     if meanings:
         _repair_after_save(policy, function, operator, args, meanings, reports)
     if operator in _LOADS_BLEND:
-        _check_loaded(policy, operator, before)
+        _check_loaded(policy, operator, before, kept)
     if "CANCELLED" in result:
         _missing_part(operator, args)
     out = {"result": sorted(result)}
@@ -481,25 +499,92 @@ def _repair_after_save(policy, function, operator: str, args, meanings, reports:
 
 # Operators that bring in a .blend's data-blocks with the paths stored in them.
 _LOADS_BLEND = ("wm.open_mainfile", "wm.revert_mainfile", "wm.recover_auto_save", "wm.append", "wm.link")
+# Of those, the ones that replace the open file: the scene before is kept in a private copy.
+_REPLACES_FILE = ("wm.open_mainfile", "wm.revert_mainfile", "wm.recover_auto_save")
 
 
-def _check_loaded(policy, operator: str, before: Dict[str, Any]) -> None:
+def keep_before_load(policy, operator: str) -> Optional[Dict[str, Any]]:
+    """Before an operator that replaces the open file: how to bring the scene back should the
+    loaded file be refused. A saved file without unsaved changes is opened again from its path;
+    anything else is kept in a hidden copy beside it (in the data folder for an unsaved scene),
+    where its ``//`` paths mean what they meant, removed again once used."""
+    if operator not in _REPLACES_FILE:
+        return None
+    if bpy.data.filepath and not bpy.data.is_dirty:
+        return {"path": bpy.data.filepath, "copy": False}
+    folder = os.path.dirname(bpy.data.filepath) if bpy.data.filepath else policy.data_dir
+    copy = os.path.join(folder, f".dcc-before-load-{os.getpid()}.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=copy, copy=True, relative_remap=False, check_existing=False)
+    return {"path": copy, "copy": True}
+
+
+def _remove_copy(kept: Optional[Dict[str, Any]]) -> None:
+    if kept is not None and kept["copy"]:
+        for path in (kept["path"], kept["path"] + "1"):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+
+
+def _restore(policy, kept: Optional[Dict[str, Any]]) -> str:
+    """Closes the loaded file and brings back the scene before (factory settings when nothing was
+    kept, or what was kept cannot be opened or no longer passes the check: a file changed on disk
+    since); says which it did."""
+    if kept is not None:
+        try:
+            bpy.ops.wm.open_mainfile(filepath=kept["path"], load_ui=False, use_scripts=False)
+            again = stored_paths.refusal(policy, "restore", stored_paths.blend_dir())
+            if again is not None:
+                raise RuntimeError(f"the file before is refused too: {again.message}")
+            if not kept["copy"]:
+                return f"the loaded file was closed and {policy.relative(kept['path'])!r} opened again"
+            return (
+                "the loaded file was closed and the scene before brought back, unsaved: "
+                "save it with wm.save_as_mainfile to keep it"
+            )
+        except Exception as error:  # noqa: BLE001 - any failure falls back to factory settings below
+            print(f"dcc_blender: the scene before the load cannot be brought back: {error}", file=sys.stderr, flush=True)
+        finally:
+            _remove_copy(kept)
+    bpy.ops.wm.read_factory_settings(use_empty=False)
+    return "the loaded file was closed and factory settings loaded"
+
+
+def discard_kept(kept: Optional[Dict[str, Any]]) -> None:
+    """Removes the copy :func:`keep_before_load` made, once the load is accepted."""
+    _remove_copy(kept)
+
+
+def _check_loaded(policy, operator: str, before: Dict[str, Any], kept: Optional[Dict[str, Any]]) -> None:
     """After a .blend is opened (or its data appended): a stored path outside the data folder
-    (a file made elsewhere) is refused before anything reads it. An opened file is closed
-    (factory settings back); appended or linked data-blocks are removed again."""
-    refused = stored_paths.refusal(policy, operator, stored_paths.blend_dir())
+    (a file made elsewhere) is refused before anything reads it. So is a file the check itself
+    fails on: the check fails closed. An opened file is closed and the scene before brought back;
+    appended or linked data-blocks are removed again."""
+    try:
+        refused = stored_paths.refusal(policy, operator, stored_paths.blend_dir())
+    except Exception as error:  # noqa: BLE001 - whatever breaks the check refuses the file
+        refused = policy_module.PolicyRefusal(
+            policy_module.DATA_FOLDER_RULE,
+            f"{operator} is refused (rule {policy_module.DATA_FOLDER_RULE!r}): the paths stored in "
+            f"the loaded file could not be checked ({type(error).__name__}: {error})",
+        )
     if refused is None:
+        discard_kept(kept)
         return
+    undone = None
     if operator in ("wm.append", "wm.link"):
-        created = []
-        for name, old in before["names"].items():
-            collection = getattr(bpy.data, name)
-            created.extend(collection[item] for item in set(collection.keys()) - set(old))
-        bpy.data.batch_remove(created)
-        undone = "the data-blocks it added were removed again"
-    else:
-        bpy.ops.wm.read_factory_settings(use_empty=False)
-        undone = "the file was closed and factory settings loaded"
+        try:
+            created = []
+            for name, old in before["names"].items():
+                collection = getattr(bpy.data, name)
+                created.extend(collection[item] for item in set(collection.keys()) - set(old))
+            bpy.data.batch_remove(created)
+            undone = "the data-blocks it added were removed again"
+        except Exception:  # noqa: BLE001 - then the whole file goes
+            undone = None
+    if undone is None:
+        undone = _restore(policy, kept)
     refused.message += f" ({undone})"
     raise _refusal(refused)
 
@@ -536,11 +621,9 @@ def _check_names(policy, operator: str) -> None:
     control character (a file made elsewhere may hold one), which would start a new line or
     field in what the exporter writes."""
     try:
-        for collection in bpy.data.bl_rna.properties:
-            if collection.type != "COLLECTION" or collection.identifier in ("window_managers", "screens", "workspaces"):
-                continue
-            for block in getattr(bpy.data, collection.identifier):
-                label = format_path("data", [Step("attr", collection.identifier), Step("key", block.name)])
+        for collection in compat.data_collections(frozenset({"window_managers", "screens", "workspaces"})):
+            for block in getattr(bpy.data, collection):
+                label = format_path("data", [Step("attr", collection), Step("key", block.name)])
                 policy.check_name(f"{operator}: the name of {label}", block.name)
                 for part in _NAMED_PARTS:
                     items = getattr(block, part, None)

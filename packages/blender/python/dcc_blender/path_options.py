@@ -60,33 +60,66 @@ def path_option_kind(identifier: str, subtype: str, description: str = "") -> Op
     return None
 
 
-GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "path_options.generated.json")
+HERE = os.path.dirname(os.path.abspath(__file__))
 _table: Dict[str, Dict[str, Dict[str, str]]] = {}
 
 
-def table() -> Dict[str, Dict[str, Dict[str, str]]]:
-    """The generated table: ``operators`` (operator -> option -> kind) and ``types`` (RNA type ->
-    property -> kind, the type that defines the property)."""
+def generated_path(version: str) -> str:
+    """The generated table of Blender ``version`` (``5.2.2``, not ``5.2.2 LTS``)."""
+    return os.path.join(HERE, f"path_options-{version.split()[0]}.generated.json")
+
+
+def _running_version() -> str:
+    try:
+        import bpy  # noqa: PLC0415 - only inside Blender
+
+        return bpy.app.version_string
+    except ImportError:
+        return "3.4.1"
+
+
+def table(version: Optional[str] = None) -> Dict[str, Dict[str, Dict[str, str]]]:
+    """The generated table of the running Blender (or ``version``): ``operators`` (operator ->
+    option -> kind) and ``types`` (RNA type -> property -> kind, the type that defines the
+    property). Empty for a Blender no table was generated for: the live classification then
+    decides alone."""
+    if version is not None:
+        return _read(generated_path(version))
     if not _table:
-        with open(GENERATED, encoding="utf8") as handle:
-            _table.update(json.load(handle))
+        _table.update(_read(generated_path(_running_version())))
     return _table
 
 
+def _read(path: str) -> Dict[str, Dict[str, Dict[str, str]]]:
+    try:
+        with open(path, encoding="utf8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return {"blender": None, "operators": {}, "types": {}}
+
+
 def operator_option_kind(operator: str, prop) -> Optional[str]:
-    """The path kind of ``operator``'s option ``prop`` (a bpy RNA property): the generated
-    table's, else the live classification (an add-on's operator, a newer Blender)."""
+    """The path kind of ``operator``'s option ``prop`` (a bpy RNA property): its subtype's in the
+    running Blender first, then the generated table's, else the live classification (an add-on's
+    operator, a newer Blender)."""
     if prop.type != "STRING":
         return None
+    by_subtype = SUBTYPE_KINDS.get(prop.subtype)
+    if by_subtype is not None:
+        return by_subtype
     listed = table()["operators"].get(operator, {}).get(prop.identifier)
     return listed or path_option_kind(prop.identifier, prop.subtype, prop.description)
 
 
 def property_kind(rna, prop) -> Optional[str]:
-    """The path kind of the RNA property ``prop`` of the type ``rna`` (``bl_rna``): the generated
-    table's for the type or one of its bases, else the live classification."""
+    """The path kind of the RNA property ``prop`` of the type ``rna`` (``bl_rna``): its subtype's
+    in the running Blender first, then the generated table's for the type or one of its bases,
+    else the live classification."""
     if prop.type != "STRING":
         return None
+    by_subtype = SUBTYPE_KINDS.get(prop.subtype)
+    if by_subtype is not None:
+        return by_subtype
     types = table()["types"]
     current = rna
     while current is not None:

@@ -39,8 +39,35 @@ OPERATOR_RULES: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
     ),
     (
         "preset-files",
-        ("*.*preset_add",),
-        "it writes a Python preset into the user's configuration",
+        ("*.*preset_add", "*.*preset_remove", "*.*preset_save", "wm.operator_presets_cleanup"),
+        "it writes or removes a Python preset in the user's configuration",
+    ),
+    (
+        "extensions",
+        ("extensions.*",),
+        "it installs, removes, enables or downloads extensions (code that runs in Blender), or changes their settings",
+    ),
+    (
+        "network",
+        ("asset.asset_download", "asset.assets_download", "asset.library_reload_listing"),
+        "it downloads from the network",
+    ),
+    (
+        "asset-library-files",
+        (
+            "brush.asset_save*",
+            "brush.asset_delete",
+            "brush.asset_edit_metadata",
+            "brush.asset_revert",
+            "poselib.asset_delete",
+            "poselib.asset_modify",
+        ),
+        "it writes to an asset library's files, outside the data folder",
+    ),
+    (
+        "collection-exporters",
+        ("collection.exporter_export", "collection.export_all", "wm.collection_export_all"),
+        "it writes to the file paths stored in collection exporters, which the host does not check",
     ),
     (
         "preferences",
@@ -54,6 +81,7 @@ OPERATOR_RULES: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
             "wm.keyconfig_import",
             "wm.theme_install",
             "wm.addon_*",
+            "wm.clear_recent_files",
         ),
         "it changes Blender's preferences, add-ons or user configuration",
     ),
@@ -68,11 +96,19 @@ OPERATOR_RULES: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
             "ui.edittranslation_init",
             "wm.previews_batch_*",
             "render.play_rendered_anim",
+            "asset.browse_containing_blend_file",
+            "file.external_operation",
+            "text.jump_to_file_at_point",
+            "wm.xr_*",
         ),
         "it starts another program or opens a web page",
     ),
     ("quit", ("wm.quit_blender", "wm.window_close"), "it ends Blender"),
-    ("outside-data", ("wm.recover_last_session",), "it reads a file outside the data folder"),
+    (
+        "outside-data",
+        ("wm.recover_last_session", "wm.save_auto_save"),
+        "it reads or writes a file outside the data folder",
+    ),
     (
         "text-external-file",
         ("text.save", "text.reload", "text.resolve_conflict"),
@@ -92,10 +128,25 @@ DRIVER_RULE = "driver-expression"
 WINDOW_MANAGER_RULE = "window-manager"
 NAME_RULE = "name-characters"
 IMPORT_RULE = "import-references"
+UNREVIEWED_RULE = "unreviewed-operator"
 RULE_NAMES = frozenset(
     [name for name, _, _ in OPERATOR_RULES]
-    + [DATA_FOLDER_RULE, UNPACK_RULE, DRIVER_RULE, WINDOW_MANAGER_RULE, NAME_RULE, IMPORT_RULE]
+    + [DATA_FOLDER_RULE, UNPACK_RULE, DRIVER_RULE, WINDOW_MANAGER_RULE, NAME_RULE, IMPORT_RULE, UNREVIEWED_RULE]
 )
+# Every operator of the Blenders the rules above were reviewed against (the tested versions):
+# one outside it (an add-on's, or new in a later Blender) is refused until it is reviewed.
+REVIEWED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reviewed_operators.generated.json")
+_reviewed: list = []
+
+
+def reviewed_operators() -> frozenset:
+    """The operators reviewed for the rules (``reviewed_operators.generated.json``)."""
+    if not _reviewed:
+        import json  # noqa: PLC0415
+
+        with open(REVIEWED_FILE, encoding="utf8") as handle:
+            _reviewed.append(frozenset(json.load(handle)["operators"]))
+    return _reviewed[0]
 # Control characters (C0 and DEL): a name holding one can start a new line or field in the text
 # files exporters write (an .mtl's "map_Kd" line), which other programs then parse.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -168,6 +219,18 @@ class Policy:
             raise PolicyRefusal(
                 rule, f"{operator} is refused by the host's policy (rule {rule!r}: {reason})"
             )
+
+    def check_reviewed(self, operator: str) -> None:
+        """Raises ``PolicyRefusal`` for an operator outside the reviewed list (an add-on's, or new
+        in this Blender), unless rule ``unreviewed-operator`` or the operator is allowed."""
+        if operator in reviewed_operators() or self.lifted(UNREVIEWED_RULE, operator):
+            return
+        raise PolicyRefusal(
+            UNREVIEWED_RULE,
+            f"{operator} is refused by the host's policy (rule {UNREVIEWED_RULE!r}: it is not one "
+            f"of the operators of the tested Blenders, whose risks were reviewed; the host can "
+            f"allow it by name or lift the rule)",
+        )
 
     def check_unpack(self, what: str, method: str) -> None:
         """Unpacking to the files' original paths writes outside the data folder."""

@@ -13,6 +13,7 @@ import bpy
 from dcc_link import HandlerError
 
 from . import policy as policy_module
+from . import compat
 from .paths import DataPath, PathSyntaxError, Step, format_path, parse_path
 
 INVALID_PATH = "INVALID_PATH"
@@ -136,7 +137,8 @@ def python_properties(cls) -> dict:
     if found is None:
         found = {}
         for base in getattr(cls, "__mro__", ()):
-            if getattr(base, "__module__", None) != "bpy_types":
+            # Blender 5 renamed the module `_bpy_types`.
+            if getattr(base, "__module__", None) not in ("bpy_types", "_bpy_types"):
                 continue
             for name, member in vars(base).items():
                 if isinstance(member, property) and member.fset is None and not name.startswith("_"):
@@ -149,6 +151,12 @@ def _key(cur, key: str, so_far: str):
     if isinstance(cur, bpy.types.bpy_prop_collection):
         item = cur.get(key)
         if item is None:
+            renamed = compat.renamed_socket(key, cur.keys())
+            if renamed is not None:
+                raise HandlerError(
+                    NOT_FOUND,
+                    f"{so_far} has no item named {key!r}: this Blender ({bpy.app.version_string}) calls it {renamed!r}",
+                )
             raise HandlerError(
                 NOT_FOUND, f"{so_far} has no item named {key!r}{_close(key, cur.keys())}"
             )

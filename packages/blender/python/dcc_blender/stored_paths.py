@@ -19,11 +19,14 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import bpy
 
-from . import path_options
+from . import compat, path_options
 from .paths import Step, format_path
 
 # Data-blocks of the user interface: a file browser's folder there is no stored file path.
 _SKIPPED = frozenset({"window_managers", "screens", "workspaces"})
+# Types whose paths are never read or written: a library weak reference only names the library
+# an appended data-block came from (Blender 5's factory brushes name its own asset files).
+_NOT_STORED = frozenset({"LibraryWeakReference"})
 MAX_DEPTH = 12
 
 _follow: Dict[str, Tuple[str, ...]] = {}
@@ -57,6 +60,8 @@ def _prepare() -> None:
             base = base.base
     holds: Set[str] = set()
     for name, rna in types.items():
+        if name in _NOT_STORED:
+            continue
         found = tuple(p.identifier for p in rna.properties if p.type == "STRING" and not p.is_readonly and path_options.property_kind(rna, p))
         if found:
             _paths[name] = found
@@ -89,11 +94,9 @@ def stored_paths() -> Iterator[Tuple[str, object, str]]:
     """(path of the property, its owner, property name) for every stored path of the open file."""
     _prepare()
     seen: Set[int] = set()
-    for collection in bpy.data.bl_rna.properties:
-        if collection.type != "COLLECTION" or collection.identifier in _SKIPPED:
-            continue
-        for block in getattr(bpy.data, collection.identifier):
-            steps = [Step("attr", collection.identifier), Step("key", block.name)]
+    for collection in compat.data_collections(_SKIPPED):
+        for block in getattr(bpy.data, collection):
+            steps = [Step("attr", collection), Step("key", block.name)]
             yield from _walk(block, steps, seen, 0)
 
 
@@ -154,8 +157,9 @@ def problems(policy, blend_dir: Optional[str]) -> List[str]:
 
 def _node_trees():
     for scene in bpy.data.scenes:
-        if scene.node_tree is not None:
-            yield [Step("attr", "scenes"), Step("key", scene.name), Step("attr", "node_tree")], scene.node_tree
+        tree = compat.scene_embedded_tree(scene)
+        if tree is not None:
+            yield [Step("attr", "scenes"), Step("key", scene.name), Step("attr", "node_tree")], tree
     for tree in bpy.data.node_groups:
         yield [Step("attr", "node_groups"), Step("key", tree.name)], tree
 
@@ -169,15 +173,11 @@ def _file_output_problems(policy, blend_dir: Optional[str]) -> List[str]:
         for node in tree.nodes:
             if node.bl_idname != "CompositorNodeOutputFile":
                 continue
-            base = _resolve(policy, node.base_path, blend_dir) if node.base_path else policy.data_dir
+            folder = compat.file_output_folder(node)
+            base = _resolve(policy, folder, blend_dir) if folder else policy.data_dir
             node_steps = steps + [Step("attr", "nodes"), Step("key", node.name)]
-            outputs = [(format_path("data", node_steps + [Step("attr", "base_path")]), base)]
-            if node.format.file_format != "OPEN_EXR_MULTILAYER":
-                for index, slot in enumerate(node.file_slots):
-                    label = format_path("data", node_steps + [Step("attr", "file_slots"), Step("index", index), Step("attr", "path")])
-                    for joined in (os.path.join(base, slot.path.lstrip("/\\")), os.path.join(base, slot.path)):
-                        outputs.append((label, joined))
-            for label, path in outputs:
+            for tail, path in compat.file_output_paths(node, base):
+                label = format_path("data", node_steps + tail)
                 path = os.path.normpath(path.replace("#", "0"))
                 problem = f"{label} writes {path!r}"
                 if not policy.inside(path) and problem not in found:

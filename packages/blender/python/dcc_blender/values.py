@@ -8,6 +8,7 @@ from typing import Any, Dict, Optional
 import bpy
 import mathutils
 
+from . import compat
 from .paths import PathSyntaxError, format_path, parse_path
 
 _MATH_TYPES = (mathutils.Vector, mathutils.Color, mathutils.Euler, mathutils.Quaternion)
@@ -18,7 +19,7 @@ def _collections_by_type() -> Dict[str, str]:
     """RNA type identifier of a data-block -> its bpy.data collection (Object -> objects)."""
     if not _collection_of:
         for prop in bpy.data.bl_rna.properties:
-            if prop.type == "COLLECTION" and prop.fixed_type is not None:
+            if prop.type == "COLLECTION" and prop.fixed_type is not None and prop.identifier != "all_ids":
                 _collection_of.setdefault(prop.fixed_type.identifier, prop.identifier)
     return _collection_of
 
@@ -122,7 +123,7 @@ def _position_table(owner) -> Dict[int, str]:
             table[link.as_pointer()] = f"links[{index}]"
     curves = []
     if isinstance(owner, bpy.types.Action):
-        curves.append(("fcurves", owner.fcurves))
+        curves.extend(compat.action_fcurves(owner))
     animation = getattr(owner, "animation_data", None)
     if animation is not None:
         curves.append(("animation_data.drivers", animation.drivers))

@@ -18,7 +18,14 @@ import {
 import { createBlenderCatalog } from "../blender-catalog.ts";
 import type { BlenderCommandRecord } from "../blender-command-record.ts";
 import { blenderDataCommands } from "../blender-data-command.ts";
-import { blenderOperatorData } from "../blender-operator-data.ts";
+import { type BlenderOperatorData, blenderOperatorData } from "../blender-operator-data.ts";
+import { blenderCacheDir } from "../internal/blender-cache-dir.ts";
+import {
+  type BlenderVocabulary,
+  exportersOf,
+  vocabularyOf,
+} from "../internal/blender-vocabulary.ts";
+import { type DiscoveredOperators, discoverOperators } from "../internal/discover-operators.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
@@ -50,8 +57,17 @@ export interface BlenderAdapterOptions {
   callTimeoutMs?: number | undefined;
   /** How long a command may take to stop after a cancel or its deadline before Blender is ended. Default 2000 ms. */
   graceMs?: number | undefined;
-  /** Catalog for search; {@link createBlenderCatalog} by default. */
+  /**
+   * Catalog for search. Default: {@link createBlenderCatalog} of the operators of the Blender
+   * that serves the commands, read from it when it starts (before that, Blender 3.4.1's).
+   */
   catalog?: DccApiCatalog | undefined;
+  /**
+   * Where the operators read from a Blender of an untested build are cached, one file per
+   * version, build and operator list. Default `DCC_BLENDER_CACHE_DIR`, else
+   * `$XDG_CACHE_HOME/dcc-mcp/blender`, else `~/.cache/dcc-mcp/blender`; `false` for no cache.
+   */
+  cacheDir?: string | false | undefined;
   /** Sees what Blender writes to stdout and stderr. */
   onOutput?: ((text: string, stream: "stdout" | "stderr") => void) | undefined;
   /**
@@ -89,6 +105,17 @@ export interface BlenderAdapter extends DccAdapter {
   readonly sandboxed: boolean | undefined;
   /** The last recovery copy of a launched Blender's scene, if one was saved (see `recovery`). */
   readonly recoveryCopy: LinkedRecoveryCopy | undefined;
+  /**
+   * The operators of the Blender that serves the commands (after `start`), where they came
+   * from (`tested`: a shipped catalog; `cache`; `generated`: read from that Blender now) and
+   * the key of its build.
+   */
+  readonly operators:
+    | (Pick<DiscoveredOperators, "source" | "key" | "cacheFile"> & {
+        readonly blender: string;
+        readonly count: number;
+      })
+    | undefined;
   /** Calls a link method of Blender's start-up script directly (`ping`, `blender.reset`, …). */
   call(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
@@ -108,10 +135,20 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
   }
   let dataDir = options.dataDir === undefined ? "" : resolve(options.dataDir);
   let catalog = options.catalog;
+  // The serving Blender's operators, once read from it; the 3.4.1 catalog's until then.
+  let discovered: DiscoveredOperators | undefined;
+  const operatorData = (): BlenderOperatorData => discovered?.data ?? blenderOperatorData();
+  let vocabulary: BlenderVocabulary | undefined;
   const getCatalog = (): DccApiCatalog => {
-    catalog ??= createBlenderCatalog({ policy: options.policy });
+    catalog ??= createBlenderCatalog({
+      policy: options.policy,
+      operators: operatorData(),
+      eeveeEngine: vocabulary?.eevee,
+    });
     return catalog;
   };
+  const cacheDir =
+    options.cacheDir === false ? undefined : (options.cacheDir ?? blenderCacheDir(process.env));
   const createError = (init: CommandErrorOptions): CommandError => new BlenderCommandError(init);
 
   const operatorCommand = (caller: LinkedCaller, name: string): CommandDefinition => ({
@@ -177,7 +214,7 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     // The data commands (the reads marked `lane` also run on a script's sandbox thread).
     specs: blenderDataCommands().filter((spec) => spec.name !== captureName),
     commands: (caller) => [
-      ...blenderOperatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
+      ...operatorData().operators.map((operator) => operatorCommand(caller, operator.name)),
       captureCommand(caller, captureName),
     ],
     catalog: getCatalog,
@@ -195,6 +232,33 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
         }
       : undefined,
     async afterStart(caller, signal) {
+      // The commands and the catalog are this Blender's own (read once: a restart runs the
+      // same Blender).
+      if (discovered === undefined) {
+        discovered = await discoverOperators({
+          call: (method) => caller.call(method, method, {}, signal),
+          cacheDir,
+        });
+        if (options.catalog === undefined) catalog = undefined;
+        // A tested build's names are known; an untested one is asked (which adds and removes a
+        // node group in its file, so a tested Blender is not).
+        if (discovered.source === "tested") {
+          vocabulary = vocabularyOf(discovered.data);
+        } else {
+          const words = (await caller.call(
+            "blender.vocabulary",
+            "blender.vocabulary",
+            {},
+            signal,
+          )) as { blender: string; eevee: string; principledInputs: string[] };
+          vocabulary = {
+            blender: words.blender,
+            eevee: words.eevee,
+            principledInputs: words.principledInputs,
+            exporters: exportersOf(discovered.data),
+          };
+        }
+      }
       if (attach === undefined) return;
       // The attached Blender's own data folder (set in its add-on) applies.
       const ping = (await caller.call("ping", "ping", {}, signal)) as { dataDir?: unknown };
@@ -227,13 +291,25 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     get recoveryCopy() {
       return linked.recoveryCopy;
     },
+    get operators() {
+      if (discovered === undefined) return undefined;
+      return {
+        blender: discovered.data.blender,
+        count: discovered.data.operators.length,
+        source: discovered.source,
+        key: discovered.key,
+        cacheFile: discovered.cacheFile,
+      };
+    },
     start: (context) => linked.start(context),
     dispatchLane: () => linked.dispatchLane?.(),
     beginTransaction: (transaction) =>
       (linked.beginTransaction as NonNullable<typeof linked.beginTransaction>)(transaction),
     commands: () => linked.commands(),
     catalog: getCatalog,
-    instructions: (tools) => blenderInstructions(tools, dataDir),
+    // Before start (and on a catalog-only front end) the names come from the catalog's version.
+    instructions: (tools) =>
+      blenderInstructions(tools, dataDir, vocabulary ?? vocabularyOf(operatorData())),
     executeDescription: (tools) => blenderExecuteDescription(tools),
     call: (method, params) => linked.call(method, params),
     async close() {

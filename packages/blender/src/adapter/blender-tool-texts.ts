@@ -1,4 +1,5 @@
 import type { DccToolNames } from "@dcc/executor";
+import type { BlenderVocabulary } from "../internal/blender-vocabulary.ts";
 
 const report =
   "An operator returns a report of what it did: { result, created, removed, selected, active, mode } " +
@@ -13,9 +14,27 @@ const costs =
   'for (let i = 0; i < 500; i++) { const o = dispatch("data.call", { path: "objects.new", args: ["Copy" + i, mesh] }); ' +
   'dispatch("data.call", { path: \'collections["Collection"].objects.link\', args: [{ $path: o.path }] }); ' +
   'dispatch("data.set", { path: o.path + ".location", value: [i * 3, 0, 0] }); } rather than 500 mesh.primitive_cube_add.';
+/** One paragraph on the serving Blender's names, for the instructions. */
+export function vocabularyText(vocabulary: BlenderVocabulary): string {
+  const has = (name: string) => vocabulary.exporters.includes(name);
+  const missing = [
+    has("wm.usd_export") ? undefined : "USD",
+    has("wm.alembic_export") ? undefined : "Alembic",
+  ].filter((name) => name !== undefined);
+  return [
+    `This Blender is ${vocabulary.blender}; use its names, which differ between versions:`,
+    `the EEVEE render engine is ${vocabulary.eevee} (render.engine; CYCLES and BLENDER_WORKBENCH are the others);`,
+    `its exporters are ${vocabulary.exporters.join(", ")}${missing.length > 0 ? ` (no ${missing.join(" or ")} exporter in this build)` : ""};`,
+    `the Principled BSDF node's inputs are ${vocabulary.principledInputs.map((name) => JSON.stringify(name)).join(", ")}.`,
+  ].join(" ");
+}
 
 /** The server instructions of the Blender adapter. */
-export function blenderInstructions(tools: DccToolNames, dataDir: string): string {
+export function blenderInstructions(
+  tools: DccToolNames,
+  dataDir: string,
+  vocabulary?: BlenderVocabulary,
+): string {
   return [
     `Drives a real Blender. Find commands with ${tools.search}, then run JavaScript with ${tools.execute} that calls them with dispatch(name, args).`,
     'Operators go by their bpy.ops id with one object of keyword arguments: dispatch("mesh.primitive_uv_sphere_add", { radius: 1, location: [2, 0, 0] }). Operators that need a 3D view get one.',
@@ -26,6 +45,7 @@ export function blenderInstructions(tools: DccToolNames, dataDir: string): strin
     "Errors thrown by dispatch carry a code (POLICY, NOT_FOUND, POLL_FAILED, INVALID_ARGS, HOST_GONE, ...). HOST_GONE means Blender exited (or was ended for a command past its deadline) and was restarted; the message says what was restored from its recovery copy and from when.",
     "render.render with animation: true renders frame by frame (a cancel stops between frames) and lists the files written.",
     'To see the scene, return dispatch("viewport.screenshot", { width: 512 }): the image comes back beside the JSON.',
+    ...(vocabulary === undefined ? [] : [vocabularyText(vocabulary)]),
   ].join("\n");
 }
 

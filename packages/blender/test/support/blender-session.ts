@@ -12,6 +12,7 @@ import {
   type BlenderAdapterOptions,
   createBlenderAdapter,
 } from "../../src/index.ts";
+import { testSandbox } from "./bwrap-available.ts";
 
 /** A started Blender adapter, its executor and its data folder; `close()` ends all three. */
 export interface BlenderSession {
@@ -29,7 +30,11 @@ export async function startBlenderSession(
   options: Partial<BlenderAdapterOptions> = {},
 ): Promise<BlenderSession> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "dcc-blender-data-"));
-  const adapter = createBlenderAdapter({ ...options, dataDir });
+  const adapter = createBlenderAdapter({
+    ...(testSandbox === undefined ? {} : { sandbox: testSandbox }),
+    ...options,
+    dataDir,
+  });
   const statuses: DccHostStatus[] = [];
   try {
     await adapter.start?.({

@@ -22,7 +22,7 @@ export function startInteractiveBlender(
     "xvfb-run",
     [
       "-a",
-      "blender",
+      process.env["BLENDER_BIN"] ?? "blender",
       "--factory-startup",
       "--disable-autoexec",
       "-noaudio",
