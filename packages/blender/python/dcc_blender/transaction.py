@@ -44,7 +44,23 @@ _dropped: set = set()
 
 # Commands that never change the scene.
 READS = frozenset(
-    {"ping", "data.get", "data.list", "data.describe", "viewport.screenshot", "bench.echo", "bench.stamps", "bench.undo"}
+    {
+        "ping",
+        "data.get",
+        "data.list",
+        "data.describe",
+        "viewport.screenshot",
+        # A recovery copy is a save of a copy (the open file stays the current one), and the
+        # operator listings read RNA: neither leaves the active undo step behind the scene.
+        "blender.recovery.save",
+        "blender.operators.list",
+        "blender.operators.describe",
+        "blender.vocabulary",
+        "bench.echo",
+        "bench.stamps",
+        "bench.undo",
+        "bench.save",
+    }
 )
 # Operators that write files and leave the scene alone (a save's file path is not undoable).
 _WRITES_ONLY = re.compile(r"^(export_[a-z_]+\.[a-z_]+|wm\.[a-z_]+_export|render\.render|wm\.save_(as_)?mainfile)$")
