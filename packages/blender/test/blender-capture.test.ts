@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type BlenderSession, startBlenderSession } from "./support/blender-session.ts";
+import { type BlenderSession, outputOf, startBlenderSession } from "./support/blender-session.ts";
 import { distinctPixels, resultImages } from "./support/decoded-image.ts";
 
 // Captures in each mode: headless (Workbench, no OpenGL context) and with a window under Xvfb
@@ -73,10 +73,15 @@ for (const window of ["none", "xvfb"] as const) {
       });
     });
 
-    it("writes nothing but its image: a compositor File Output node stays silent", async () => {
+    it("writes nothing but its image: a compositor File Output node stays silent", async (context) => {
       // A scene whose compositor writes a file through a File Output node, as a render shows.
       // Headless, the capture's Workbench render used to run it too (render.opengl never did).
       const tree = 'scenes["Scene"].node_tree';
+      const embedded = await session.run(
+        `try { dispatch("data.get", { path: '${tree}' }); return true; } catch (e) { return e.code; }`,
+      );
+      // Blender 5 composites with a node group of its own (see compat.py): this set-up is 4.x's.
+      if (outputOf(embedded) !== true) context.skip("Blender 5.x: compositor node groups");
       const setUp = await session.run(`
         dispatch("data.set", { path: 'scenes["Scene"].use_nodes', value: true });
         dispatch("data.call", { path: '${tree}.nodes.new', args: ["CompositorNodeOutputFile"] });

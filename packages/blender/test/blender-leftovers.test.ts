@@ -57,7 +57,8 @@ describeWithBlender("a test worker killed with SIGKILL", () => {
     // What it started: 3 launched Blenders, an interactive one, 3 X servers, their wrappers.
     await waitFor(
       "the interactive Blender to start",
-      () => processesOf(marker).filter((pid) => /^blender /.test(commandLineOf(pid))).length > 0,
+      () =>
+        processesOf(marker).filter((pid) => /(^|\/)blender\s/.test(commandLineOf(pid))).length > 0,
       120_000,
     );
     const started = processesOf(marker).filter((pid) => pid !== parent?.pid);

@@ -577,11 +577,22 @@ def _():
     outside = tempfile.mkdtemp(prefix="dcc-blender-outside-")
     try:
         scene = bpy.context.scene
-        scene.use_nodes = True
-        tree = getattr(scene, "node_tree", None) or getattr(scene, "compositing_node_group", None)
-        node = tree.nodes.new("CompositorNodeOutputFile")
-        node.base_path = os.path.join(data_dir, "capout") + os.sep
-        tree.links.new(tree.nodes["Render Layers"].outputs["Image"], node.inputs[0])
+        capout = os.path.join(data_dir, "capout") + os.sep
+        if hasattr(scene, "compositing_node_group"):
+            # Blender 5: the compositor's tree is a node group, its File Output node's files items.
+            tree = bpy.data.node_groups.new("Compositor", "CompositorNodeTree")
+            scene.compositing_node_group = tree
+            layers = tree.nodes.new("CompositorNodeRLayers")
+            node = tree.nodes.new("CompositorNodeOutputFile")
+            node.directory = capout
+            node.file_output_items.new("RGBA", "Image")
+            tree.links.new(layers.outputs["Image"], node.inputs["Image"])
+        else:
+            scene.use_nodes = True
+            tree = scene.node_tree
+            node = tree.nodes.new("CompositorNodeOutputFile")
+            node.base_path = capout
+            tree.links.new(tree.nodes["Render Layers"].outputs["Image"], node.inputs[0])
         scene.render.engine = "BLENDER_WORKBENCH"
         scene.render.resolution_x = scene.render.resolution_y = 32
         # The node works: a render writes its file.

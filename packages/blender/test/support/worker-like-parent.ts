@@ -14,11 +14,17 @@ mkdirSync(dataDir, { recursive: true });
 const launched = [
   createBlenderAdapter({ dataDir, window: "none", sandbox: "off" }),
   createBlenderAdapter({ dataDir, window: "xvfb", sandbox: "off" }),
-  createBlenderAdapter({ dataDir, window: "xvfb" }),
+  // Sandboxed where the suite's Blender can be (not one inside a Debian root, see bwrap-available).
+  createBlenderAdapter({
+    dataDir,
+    window: "xvfb",
+    ...(process.env["DCC_BLENDER_TEST_SANDBOX"] === "off" ? { sandbox: "off" as const } : {}),
+  }),
 ];
 const context = { signal: AbortSignal.timeout(240_000), reportHost: () => undefined };
 await Promise.all(launched.map((adapter) => adapter.start?.(context)));
-const interactive = spawnTied("xvfb-run", ["-a", "blender", "--factory-startup", "-noaudio"], {
+const blender = process.env["BLENDER_BIN"] ?? "blender";
+const interactive = spawnTied("xvfb-run", ["-a", blender, "--factory-startup", "-noaudio"], {
   env: { ...process.env, TMPDIR: folder },
   stdio: "ignore",
   tree: true,
