@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LinkedRecoveryCopy } from "@dcc/linked-adapter";
 import { assertBlender, describeWithBlender, waitFor } from "@dcc/test-support";
@@ -26,12 +27,21 @@ async function killBlender(session: BlenderSession): Promise<void> {
 
 describeWithBlender("a Blender killed and restarted (recovery copy)", () => {
   let session: BlenderSession;
+  // A server killed before it could remove its recovery folder left this one (its owner, the
+  // pid in the name, is gone): a launch sweeps it.
+  const stale = join(tmpdir(), "dcc-blender-recovery-2147483646-left");
   beforeAll(async () => {
+    mkdirSync(stale, { recursive: true });
     assertBlender();
     session = await startBlenderSession({ recovery: { minIntervalMs: 0 } });
   });
   afterAll(async () => {
     await session?.close();
+    rmSync(stale, { recursive: true, force: true });
+  });
+
+  it("sweeps the recovery folder a killed server left", () => {
+    expect(existsSync(stale)).toBe(false);
   });
 
   it("with no committed change yet: starts from the factory scene and says there was no copy", async () => {

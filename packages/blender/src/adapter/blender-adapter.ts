@@ -8,7 +8,7 @@ import type {
   CommandErrorOptions,
   DccAdapter,
 } from "@dcc/executor";
-import type { DccSandboxMode } from "@dcc/link";
+import { type DccSandboxMode, sweepStaleFolders } from "@dcc/link";
 import {
   createLinkedAdapter,
   keywordArgs,
@@ -193,7 +193,16 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     launch: async () => {
       await mkdir(dataDir, { recursive: true });
       dataDir = await realpath(dataDir);
-      if (keepsCopies) recoveryDir ??= await mkdtemp(join(tmpdir(), "dcc-blender-recovery-"));
+      if (keepsCopies && recoveryDir === undefined) {
+        // A server killed before its close could remove its folder left it: any launch sweeps
+        // the folders whose owner (the pid in the name) is gone, as the link does its own.
+        await sweepStaleFolders({
+          parent: tmpdir(),
+          prefix: recoveryPrefix,
+          owners: recoveryOwner,
+        });
+        recoveryDir = await mkdtemp(join(tmpdir(), `${recoveryPrefix}${process.pid}-`));
+      }
       return blenderLaunch({
         recoveryDir,
         blenderBin: options.blenderBin,
@@ -320,6 +329,14 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
 }
 
 const captureName = "viewport.screenshot";
+
+const recoveryPrefix = "dcc-blender-recovery-";
+
+/** The process that owns a recovery folder, from its name (`dcc-blender-recovery-<pid>-…`). */
+function recoveryOwner(_path: string, name: string): number[] | undefined {
+  const pid = Number(name.slice(recoveryPrefix.length).split("-")[0]);
+  return Number.isInteger(pid) && pid > 0 ? [pid] : undefined;
+}
 
 function recordText(
   catalog: DccApiCatalog,
