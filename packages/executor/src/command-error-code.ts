@@ -20,6 +20,12 @@ export const commandErrorCodes: {
    * cancelled) is still running on the host, so the DCC is busy until it settles.
    */
   readonly hostBusy: "HOST_BUSY";
+  /**
+   * The command was not started: it falls under an approval rule that is on, and the person
+   * asked said no, did not answer in time, or nobody could be asked (`data.rule` names the rule,
+   * `data.reason` says which).
+   */
+  readonly approvalDenied: "APPROVAL_DENIED";
 } = {
   unknownCommand: "UNKNOWN_COMMAND",
   invalidArgs: "INVALID_ARGS",
@@ -28,4 +34,5 @@ export const commandErrorCodes: {
   cancelled: "CANCELLED",
   noDispatcher: "NO_DISPATCHER",
   hostBusy: "HOST_BUSY",
+  approvalDenied: "APPROVAL_DENIED",
 } as const;

@@ -1,3 +1,5 @@
+import { DccMcpError } from "@dcc/cancel";
+import { type ApprovalRule, approvalRuleNames } from "./approval.ts";
 import type { DccAdapter } from "./dcc-adapter.ts";
 import { DccApiExecutor } from "./dcc-api-executor.ts";
 import type { ExecutorLimits } from "./executor-limits.ts";
@@ -20,6 +22,21 @@ export interface AdapterExecutorOptions {
   transactionWaitMs?: number;
   /** Host calls per script traced as spans (see `DccApiExecutorOptions.maxHostCallSpans`). */
   maxHostCallSpans?: number;
+  /** Which approval rules are on (see {@link AdapterApprovalOptions}). */
+  approval?: AdapterApprovalOptions;
+}
+
+/** The approval rules an adapter's executor asks before. */
+export interface AdapterApprovalOptions {
+  /**
+   * Rules to turn on by name: the shared ones (`delete`, `overwrite`, `open`, `render`), as the
+   * adapter declares them (see `DccAdapter.approvalRules`), or the name of a rule in `rules`.
+   */
+  ask: readonly string[];
+  /** Custom rules (e.g. from `commandApprovalRule`); each is on when `ask` names it. */
+  rules?: readonly ApprovalRule[];
+  /** Bound on one question, in seconds (default 120). */
+  timeoutSecs?: number;
 }
 
 /**
@@ -30,6 +47,8 @@ export interface AdapterExecutorOptions {
  * and its `dispatchLane` is asked for as each script is submitted; its `beginTransaction` makes
  * each script that reaches the host a transaction (see `DccAdapter.beginTransaction`).
  * @throws {DccMcpError} `INVALID_COMMAND` or `DUPLICATE_COMMAND` for bad commands,
+ *   `INVALID_APPROVAL_RULE` for an `approval.ask` name that is neither shared nor a given rule's,
+ *   or a rule naming a command the adapter does not have,
  *   `INVALID_LIMITS` for bad limits or a pool larger than `scriptsAtOnce`; and whatever the adapter's `commands()` or `catalog()` throw.
  */
 export function createAdapterExecutor(
@@ -38,6 +57,8 @@ export function createAdapterExecutor(
 ): DccApiExecutor {
   const registry = new ToolRegistry().registerAll(adapter.commands());
   const catalog = adapter.catalog();
+  const approval =
+    options.approval === undefined ? undefined : activeRules(adapter, registry, options.approval);
   return new DccApiExecutor(options.name ?? adapter.dccName, {
     catalog,
     dispatcher: new ToolDispatcher(registry),
@@ -50,6 +71,7 @@ export function createAdapterExecutor(
     ...(options.maxHostCallSpans === undefined
       ? {}
       : { maxHostCallSpans: options.maxHostCallSpans }),
+    ...(approval === undefined ? {} : { approval }),
     ...(adapter.scriptsAtOnce === undefined ? {} : { scriptsAtOnce: adapter.scriptsAtOnce }),
     ...(adapter.dispatchLane === undefined ? {} : { dispatchLane: () => adapter.dispatchLane?.() }),
     ...(adapter.beginTransaction === undefined
@@ -62,4 +84,42 @@ export function createAdapterExecutor(
             ),
         }),
   });
+}
+
+/** The rules of `approval.ask`: the adapter's and the custom ones, checked against the commands. */
+function activeRules(
+  adapter: DccAdapter,
+  registry: ToolRegistry,
+  approval: AdapterApprovalOptions,
+): { rules: ApprovalRule[]; timeoutSecs?: number } {
+  const custom = approval.rules ?? [];
+  const known = new Set<string>([
+    ...Object.values(approvalRuleNames),
+    ...custom.map((rule) => rule.name),
+  ]);
+  for (const name of approval.ask) {
+    if (!known.has(name)) {
+      throw new DccMcpError({
+        code: "INVALID_APPROVAL_RULE",
+        message: `Unknown approval rule '${name}': use one of ${[...known].join(", ")}, or define it as a custom rule`,
+      });
+    }
+  }
+  const ask = new Set(approval.ask);
+  const rules = [...(adapter.approvalRules?.() ?? []), ...custom].filter((rule) =>
+    ask.has(rule.name),
+  );
+  for (const rule of rules) {
+    const missing = rule.commands.filter((command) => registry.get(command) === undefined);
+    if (missing.length > 0 && custom.includes(rule)) {
+      throw new DccMcpError({
+        code: "INVALID_APPROVAL_RULE",
+        message: `Approval rule '${rule.name}' names commands ${adapter.dccName} does not have: ${missing.join(", ")}`,
+      });
+    }
+  }
+  return {
+    rules,
+    ...(approval.timeoutSecs === undefined ? {} : { timeoutSecs: approval.timeoutSecs }),
+  };
 }

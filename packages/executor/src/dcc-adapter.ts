@@ -1,4 +1,5 @@
 import type { DccApiCatalog } from "@dcc/catalog";
+import type { ApprovalRule } from "./approval.ts";
 import type { CommandDefinition } from "./command-definition.ts";
 import type { DccTransaction, DccTransactionOptions } from "./dcc-transaction.ts";
 import type { DispatchLane } from "./dispatch-lane.ts";
@@ -91,6 +92,13 @@ export interface DccAdapter {
   beginTransaction?(options: DccTransactionOptions): Promise<DccTransaction>;
   /** Host commands for a `ToolRegistry`: every command a script may dispatch. */
   commands(): readonly CommandDefinition[];
+  /**
+   * The approval rules this adapter declares (see {@link ApprovalRule}): for each of the shared
+   * names (`delete`, `overwrite`, `open`, `render`) it supports, which of its commands it covers
+   * and what a call touches. Read once after `start`, like `commands()`; a server turns on the
+   * ones it is asked to (`--ask`).
+   */
+  approvalRules?(): readonly ApprovalRule[];
   /** What search looks in. */
   catalog(): DccApiCatalog;
   /** Server instructions sent to clients in `initialize` (what the DCC offers, conventions). */

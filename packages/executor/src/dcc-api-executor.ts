@@ -1,5 +1,6 @@
 import { DccMcpError } from "@dcc/cancel";
 import { type CommandRecord, DccApiCatalog, type SearchLimits, searchLimits } from "@dcc/catalog";
+import type { ApprovalRule } from "./approval.ts";
 import type { DccTransaction, DccTransactionOptions } from "./dcc-transaction.ts";
 import type { DispatchLane } from "./dispatch-lane.ts";
 import type { ExecuteOptions } from "./execute-options.ts";
@@ -70,6 +71,23 @@ export interface DccApiExecutorOptions {
    * `dcc.host_calls.summary` event. Default 100; 0 traces no host call on its own.
    */
   maxHostCallSpans?: number;
+  /**
+   * Approval rules that are on: a script's command under one waits (its clock stopped) until the
+   * person asked through `ExecuteOptions.approve` says yes, and fails with `APPROVAL_DENIED`
+   * otherwise. One answer covers the rest of the script for that rule.
+   */
+  approval?: ApprovalSettings;
+}
+
+/** The approval rules an executor asks before (see `DccApiExecutorOptions.approval`). */
+export interface ApprovalSettings {
+  /** The rules that are on. */
+  rules: readonly ApprovalRule[];
+  /**
+   * Bound on one question, in seconds (default 120): with no answer by then the command is
+   * denied (`reason: "timeout"`).
+   */
+  timeoutSecs?: number;
 }
 
 /**
@@ -127,6 +145,7 @@ export class DccApiExecutor {
   readonly #beginTransaction: DccApiExecutorOptions["beginTransaction"];
   readonly #transactionWaitMs: number;
   readonly #maxHostCallSpans: number;
+  readonly #approval: { rules: readonly ApprovalRule[]; timeoutMs: number } | undefined;
   readonly #hold: DccHold | undefined;
   readonly #lane: (() => DispatchLane | undefined) | undefined;
   #ownsPool: boolean;
@@ -164,6 +183,7 @@ export class DccApiExecutor {
       });
     }
     this.#maxHostCallSpans = spans;
+    this.#approval = approvalOf(options.approval);
     this.limits = Object.freeze(resolveExecutorLimits(options.limits));
     this.scripts =
       typeof options.scripts === "string"
@@ -284,6 +304,7 @@ export class DccApiExecutor {
         hold: this.#hold,
         transactionWaitMs: this.#transactionWaitMs,
         maxHostCallSpans: this.#maxHostCallSpans,
+        approval: this.#approval,
       },
       code,
       options,
@@ -294,4 +315,33 @@ export class DccApiExecutor {
   async close(): Promise<void> {
     if (this.#ownsPool) await this.#pool.close();
   }
+}
+
+/** The checked approval settings, or undefined when no rule is on. */
+function approvalOf(
+  settings: ApprovalSettings | undefined,
+): { rules: readonly ApprovalRule[]; timeoutMs: number } | undefined {
+  if (settings === undefined || settings.rules.length === 0) return undefined;
+  const timeoutSecs = settings.timeoutSecs ?? 120;
+  if (typeof timeoutSecs !== "number" || !Number.isFinite(timeoutSecs) || timeoutSecs <= 0) {
+    throw new DccMcpError({
+      code: "INVALID_LIMITS",
+      message: `approval.timeoutSecs must be a positive number of seconds, not ${String(timeoutSecs)}`,
+    });
+  }
+  for (const rule of settings.rules) {
+    if (typeof rule?.name !== "string" || !/^[a-z][a-z0-9-]*$/.test(rule.name)) {
+      throw new DccMcpError({
+        code: "INVALID_APPROVAL_RULE",
+        message: `An approval rule's name must be lowercase kebab-case, not ${JSON.stringify(rule?.name)}`,
+      });
+    }
+    if (!Array.isArray(rule.commands)) {
+      throw new DccMcpError({
+        code: "INVALID_APPROVAL_RULE",
+        message: `Approval rule '${rule.name}' has no commands list`,
+      });
+    }
+  }
+  return { rules: [...settings.rules], timeoutMs: Math.round(timeoutSecs * 1000) };
 }

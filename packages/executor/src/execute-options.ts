@@ -1,4 +1,5 @@
 import type { CancelToken } from "@dcc/cancel";
+import type { Approver } from "./approval.ts";
 
 /** A captured `console.*` line, in `ExecuteResult.logs` and streamed to `onLog`. */
 export interface ExecuteLogEntry {
@@ -35,4 +36,15 @@ export interface ExecuteOptions {
    * `"dcc_execute: add a tree"`). Default `"<dcc> script"`.
    */
   undoLabel?: string;
+  /**
+   * Asks a person whether a command under an approval rule that is on may run (see
+   * `DccApiExecutorOptions.approval`). Without it nobody can be asked: such commands fail with
+   * `APPROVAL_DENIED`, unless their rule is in `preapproved`.
+   */
+  approve?: Approver;
+  /**
+   * Rules approved in advance for this script (e.g. by the person who submitted a farm job): their
+   * commands run without a question, and the script's `stats.approvals` says so.
+   */
+  preapproved?: readonly string[];
 }

@@ -1,3 +1,4 @@
+import type { ExecuteApproval } from "./approval.ts";
 import type { DccRollbackRefusal } from "./dcc-transaction.ts";
 import type { ExecuteLogEntry } from "./execute-options.ts";
 
@@ -70,6 +71,11 @@ export interface ExecuteStats {
    * (`{ created, removed }`, as Blender's operators do); absent otherwise.
    */
   changes?: ExecuteChanges;
+  /**
+   * The approval questions of the script (see `ApprovalRule`), one per rule: what was asked,
+   * the answer and who gave it, and how long the script waited; absent when none was asked.
+   */
+  approvals?: ExecuteApproval[];
 }
 
 /**

@@ -6,13 +6,27 @@
  * and `createAdapterExecutor`, which turns an adapter into an executor. It depends on
  * `@dcc/cancel` and `@dcc/catalog`.
  */
+export type {
+  ApprovalAnswer,
+  ApprovalCall,
+  ApprovalDenialReason,
+  ApprovalQuestion,
+  ApprovalRule,
+  Approver,
+  CommandApprovalRuleOptions,
+  ExecuteApproval,
+} from "./approval.ts";
+export { approvalRuleNames, commandApprovalRule } from "./approval.ts";
 export type { CatalogOnlyAdapterOptions } from "./catalog-only-adapter.ts";
 export { createCatalogOnlyAdapter } from "./catalog-only-adapter.ts";
 export type { CommandContext, CommandDefinition } from "./command-definition.ts";
 export type { CommandErrorOptions } from "./command-error.ts";
 export { CommandError } from "./command-error.ts";
 export { commandErrorCodes } from "./command-error-code.ts";
-export type { AdapterExecutorOptions } from "./create-adapter-executor.ts";
+export type {
+  AdapterApprovalOptions,
+  AdapterExecutorOptions,
+} from "./create-adapter-executor.ts";
 export { createAdapterExecutor } from "./create-adapter-executor.ts";
 export type {
   DccAdapter,
@@ -21,6 +35,7 @@ export type {
   DccToolNames,
 } from "./dcc-adapter.ts";
 export type {
+  ApprovalSettings,
   DccApiExecutorOptions,
   ExecuteCodeOptions,
   SearchOptions,

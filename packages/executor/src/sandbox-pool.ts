@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { PooledWorker, type RunHooks } from "./internal/pooled-worker.ts";
 import { type SandboxJob, type SandboxRunResult, setPoolRun } from "./internal/run-on-pool.ts";
 import type { RunOutcome } from "./internal/sandbox-types.ts";
+import { atDeadline } from "./internal/script-clock.ts";
 
 /** Options for {@link SandboxPool}. */
 export interface SandboxPoolOptions {
@@ -147,7 +148,7 @@ export class SandboxPool {
       const finish = (outcome: RunOutcome, replace: boolean): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(hardTimer);
+        cancelHardTimer();
         clearTimeout(cancelTimer);
         clearTimeout(spareTimer);
         signal.removeEventListener("abort", onAbort);
@@ -169,9 +170,11 @@ export class SandboxPool {
       });
       // The interrupt handler stops ordinary code at the deadline; this catches built-ins it
       // cannot interrupt (a huge Array.join) by ending the whole thread.
-      const hardTimer = setTimeout(
+      const cancelHardTimer = atDeadline(
+        job.deadline,
+        job.deadlineShift,
+        this.#timeoutGraceMs,
         () => finish(terminated("TIMEOUT", "Script exceeded its timeout"), true),
-        Math.max(0, job.deadline - Date.now()) + this.#timeoutGraceMs,
       );
       const onAbort = (): void => {
         worker.cancel();

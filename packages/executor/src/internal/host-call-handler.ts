@@ -6,6 +6,7 @@ import { commandErrorCodes } from "../command-error-code.ts";
 import type { ExecuteChanges } from "../execute-result.ts";
 import { withImageSink } from "../host-image.ts";
 import { dispatchNow, type ToolDispatcher } from "../tool-dispatcher.ts";
+import type { ApprovalGate } from "./approval-gate.ts";
 import { ChangeTally } from "./change-tally.ts";
 import { CommandCounts } from "./command-counts.ts";
 import type { ImageStash } from "./image-stash.ts";
@@ -31,6 +32,11 @@ export interface HostCallHandlerOptions {
   beforeCall?: (command: string) => Promise<void> | undefined;
   /** The script's spans: each command runs in its host-call span (or the script's). */
   trace?: ScriptTrace | undefined;
+  /**
+   * The script's approval rules: a command under one waits for the answer before anything else
+   * (before `beforeCall`), and a denial is its answer.
+   */
+  approval?: ApprovalGate | undefined;
 }
 
 /** Answers the guest's host calls and counts them. */
@@ -53,7 +59,8 @@ export interface HostCallHandler {
 
 /** A {@link HostCallHandler} for one execution. */
 export function createHostCallHandler(options: HostCallHandlerOptions): HostCallHandler {
-  const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall, trace } = options;
+  const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall, trace, approval } =
+    options;
   // A command's images are held here; its reply carries their references instead of the bytes.
   const reply =
     images === undefined
@@ -142,10 +149,21 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       calls++;
       counts.add(name);
       const scriptContext = trace?.context;
-      const beginning =
+      const begin = (): Promise<void> | undefined =>
         scriptContext === undefined || beforeCall === undefined
           ? beforeCall?.(name)
           : otelContext.with(scriptContext, () => beforeCall(name));
+      // An approval question comes first: a denied command neither takes the DCC nor begins a
+      // transaction.
+      const question = approval?.check(name, args);
+      const beginning =
+        question === undefined
+          ? begin()
+          : question.then((denied) => {
+              if (denied !== undefined) throw denied;
+              if (stop.aborted) return;
+              return begin();
+            });
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.
       inFlight++;

@@ -12,6 +12,11 @@ export interface SandboxJob {
   limits: RunLimits;
   /** Absolute deadline in `Date.now()` milliseconds. */
   deadline: number;
+  /**
+   * Shared with the main thread: milliseconds added to `deadline` (the script's clock stops while
+   * a person is asked to approve a command; see `ScriptClock`).
+   */
+  deadlineShift?: Int32Array;
   streamLogs: boolean;
   streamProgress: boolean;
   /** Commands the sandbox thread may run itself (see {@link DispatchLane}). */

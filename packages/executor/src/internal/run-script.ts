@@ -2,6 +2,7 @@
 // job run on the pool, and the sandbox's outcome mapped to an `ExecuteResult`.
 import { captureCancelContext, DccMcpCancelledError } from "@dcc/cancel";
 import { context } from "@opentelemetry/api";
+import type { ApprovalRule } from "../approval.ts";
 import type { DispatchLane } from "../dispatch-lane.ts";
 import { executeMessage } from "../execute-message.ts";
 import type { ExecuteOptions } from "../execute-options.ts";
@@ -20,12 +21,14 @@ import type {
 import type { ExecutorLimits } from "../executor-limits.ts";
 import type { SandboxPool } from "../sandbox-pool.ts";
 import type { ToolDispatcher } from "../tool-dispatcher.ts";
+import { ApprovalGate } from "./approval-gate.ts";
 import { cancelledText, watchCancelSources } from "./cancel-sources.ts";
 import type { DccHold } from "./dcc-hold.ts";
 import { createHostCallHandler } from "./host-call-handler.ts";
 import { ImageStash } from "./image-stash.ts";
 import type { RunHooks } from "./pooled-worker.ts";
 import { runOnPool, type SandboxJob } from "./run-on-pool.ts";
+import { atDeadline, ScriptClock } from "./script-clock.ts";
 import { type ScriptTrace, startScriptTrace } from "./script-tracing.ts";
 import { type BeginTransaction, ScriptTransaction } from "./script-transaction.ts";
 
@@ -45,6 +48,8 @@ export interface RunTarget {
   transactionWaitMs: number;
   /** Host calls per script traced as child spans; later ones are summarised (default 100). */
   maxHostCallSpans?: number | undefined;
+  /** The approval rules that are on, and the bound on one question in milliseconds. */
+  approval?: { rules: readonly ApprovalRule[]; timeoutMs: number } | undefined;
 }
 
 /** {@link ExecuteOptions} plus the `context` a successful result reports (default `{}`). */
@@ -91,11 +96,13 @@ async function runTraced(
   let hostCalls = 0;
   let commands: Record<string, number> | undefined;
   let changes: ExecuteChanges | undefined;
+  let approvals: ExecuteStats["approvals"];
   const stats = (dispatchCalls = hostCalls): ExecuteStats => ({
     durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
     dispatchCalls,
     ...(commands === undefined ? {} : { commands }),
     ...(changes === undefined ? {} : { changes }),
+    ...(approvals === undefined ? {} : { approvals }),
   });
   const failure = (
     errorCode: ExecuteErrorCode,
@@ -137,6 +144,19 @@ async function runTraced(
   }
 
   const images = new ImageStash();
+  const clock = new ScriptClock(Date.now() + timeoutSecs * 1000);
+  const approval =
+    target.approval === undefined || target.approval.rules.length === 0
+      ? undefined
+      : new ApprovalGate({
+          dccName,
+          rules: target.approval.rules,
+          timeoutMs: target.approval.timeoutMs,
+          approve: options.approve,
+          preapproved: options.preapproved ?? [],
+          clock,
+          stop: cancel.host,
+        });
   const transaction = new ScriptTransaction({
     dccName,
     begin: target.beginTransaction,
@@ -157,6 +177,7 @@ async function runTraced(
     inCallerContext: captureCancelContext(),
     beforeCall: (command) => transaction.beforeHostCall(command, cancel.host),
     trace,
+    approval,
   });
   const { onLog, onProgress } = options;
   const hooks: RunHooks = { onCall: (name, argsJson) => host.onCall(name, argsJson) };
@@ -175,11 +196,12 @@ async function runTraced(
       maxArgsChars: limits.maxArgsChars,
       maxArgsDepth: limits.maxArgsDepth,
     },
-    deadline: Date.now() + timeoutSecs * 1000,
+    deadline: clock.base,
+    deadlineShift: clock.shift,
     streamLogs: onLog !== undefined,
     streamProgress: onProgress !== undefined,
   };
-  const lane = laneOf(target);
+  const lane = laneOf(target, approval);
   if (lane !== undefined) {
     job.lane = lane;
     if (target.hold !== undefined) job.laneGate = target.hold.gate;
@@ -188,18 +210,19 @@ async function runTraced(
   // else's command, not only once the sandbox has wound down.
   const stopped = (): void => transaction.stopped();
   cancel.stop.addEventListener("abort", stopped, { once: true });
-  const deadlineTimer = setTimeout(stopped, Math.max(0, job.deadline - Date.now()));
+  const cancelDeadline = atDeadline(clock.base, clock.shift, 0, stopped);
   let outcome: Awaited<ReturnType<typeof runOnPool>>;
   try {
     outcome = await runOnPool(target.pool, job, hooks, cancel.stop);
   } finally {
     cancel.stop.removeEventListener("abort", stopped);
-    clearTimeout(deadlineTimer);
+    cancelDeadline();
     cancel.dispose();
   }
   hostCalls = host.calls;
   commands = host.commands();
   changes = host.changes();
+  approvals = approval?.records();
 
   // A command still waiting for the DCC never started; one running may have done anything.
   const hostStillRunning =
@@ -287,13 +310,20 @@ function undoLabel(label: unknown, dccName: string): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
-/** The target's lane for a run, or undefined (none, or the adapter's callback failed). */
-function laneOf(target: RunTarget): DispatchLane | undefined {
+/**
+ * The target's lane for a run, or undefined (none, or the adapter's callback failed). Commands an
+ * approval rule looks at are left off it: their question is asked on the main thread.
+ */
+function laneOf(target: RunTarget, approval: ApprovalGate | undefined): DispatchLane | undefined {
+  let lane: DispatchLane | undefined;
   try {
-    return target.lane?.();
+    lane = target.lane?.();
   } catch {
     return undefined;
   }
+  if (lane === undefined || approval === undefined) return lane;
+  const commands = lane.commands.filter((command) => !approval.guards(command));
+  return commands.length === lane.commands.length ? lane : { ...lane, commands };
 }
 
 /** Why `code` and `timeoutSecs` cannot run, or undefined when they can. */

@@ -31,6 +31,7 @@ import {
   runPrepared,
   type StopReason,
 } from "./run-in-sandbox.ts";
+import { shiftedDeadline } from "./script-clock.ts";
 import type {
   ReplyMessage,
   RunMessage,
@@ -154,13 +155,20 @@ function closeLane(): void {
 
 function run(message: RunMessage, startLane: RunLane | undefined): void {
   let lane = startLane;
-  const { id, deadline } = message;
+  const { id } = message;
+  // The deadline moves while a person is asked to approve a command (the main thread shifts it).
+  const deadlineNow = (): number => shiftedDeadline(message.deadline, message.deadlineShift);
   const checkStop = (): StopReason | null => {
     if (Atomics.load(control, CANCEL_SLOT) !== 0) return "cancelled";
-    if (Date.now() >= deadline) return "timeout";
+    if (Date.now() >= deadlineNow()) return "timeout";
     return null;
   };
-  const laneWait = { deadline, shouldStop: () => checkStop() !== null };
+  const laneWait = {
+    get deadline() {
+      return deadlineNow();
+    },
+    shouldStop: () => checkStop() !== null,
+  };
   let laneCallOpen = false;
   // One call on the run's lane: the reply text, null to stop the script, or undefined to make
   // the call through the main thread instead (the lane declined it, or broke and is dropped).
@@ -249,7 +257,7 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
           const wake = Atomics.load(control, WAKE_SLOT);
           if (Atomics.load(control, ANSWER_SLOT) === seq) break;
           if (checkStop() !== null) return null;
-          const slice = Math.max(1, Math.min(deadline - Date.now(), waitSliceMs));
+          const slice = Math.max(1, Math.min(deadlineNow() - Date.now(), waitSliceMs));
           Atomics.wait(control, WAKE_SLOT, wake, slice);
         }
         if (Atomics.load(control, PENDING_SLOT) === seq) slowCommands.add(name);

@@ -125,6 +125,17 @@ export function startScriptTrace(dccName: string, maxHostCallSpans: number): Scr
           "dcc.command.duration_ms": entries.map(([, entry]) => Math.round(entry.ms * 1000) / 1000),
         });
       }
+      // Each question a person was asked, and the answer (approvals are rare and bounded).
+      for (const approval of result.stats.approvals ?? []) {
+        span.addEvent("dcc.approval", {
+          "dcc.approval.rule": approval.rule,
+          "dcc.command": approval.command,
+          "dcc.approval.summary": approval.summary,
+          "dcc.approval.answer": approval.answer,
+          ...(approval.by === undefined ? {} : { "dcc.approval.by": approval.by }),
+          "dcc.approval.waited_ms": approval.waitedMs,
+        });
+      }
       if (!result.success) {
         span.setAttribute("error.type", result.errorCode);
         span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
