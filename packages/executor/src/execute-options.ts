@@ -41,10 +41,10 @@ export interface ExecuteOptions {
    * `DccApiExecutorOptions.approval`). Without it nobody can be asked: such commands fail with
    * `APPROVAL_DENIED`, unless their rule is in `preapproved`.
    */
-  approve?: Approver;
+  approve?: Approver | undefined;
   /**
    * Rules approved in advance for this script (e.g. by the person who submitted a farm job): their
    * commands run without a question, and the script's `stats.approvals` says so.
    */
-  preapproved?: readonly string[];
+  preapproved?: readonly string[] | undefined;
 }

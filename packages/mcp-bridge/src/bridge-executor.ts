@@ -1,5 +1,5 @@
 import type { CancelToken } from "@dcc/cancel";
-import type { ExecuteLogEntry, ExecuteProgress } from "@dcc/executor";
+import type { Approver, ExecuteLogEntry, ExecuteProgress } from "@dcc/executor";
 
 /**
  * What the bridge needs from an executor, written structurally so that `DccApiExecutor` from
@@ -28,6 +28,10 @@ export interface BridgeExecuteOptions {
    * the MCP session and the server-owned job id of the call.
    */
   materialize?: { sessionId?: string; toolCallId?: string };
+  /** Asks the client to approve a command under an approval rule (see `ExecuteOptions.approve`). */
+  approve?: Approver;
+  /** Rules approved in advance for this call (see `ExecuteOptions.preapproved`). */
+  preapproved?: readonly string[] | undefined;
 }
 
 /** A parameterised call of a materialized script (`file_path` + `params`). */

@@ -1,4 +1,4 @@
-import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
+import type { AdapterApprovalOptions, DccAdapter, ExecutorLimits } from "@dcc/executor";
 import type { DccServerOptions } from "./dcc-server-options.ts";
 
 /** One adapter with settings of its own, e.g. two instances of one DCC on one server. */
@@ -45,6 +45,15 @@ export interface DccCompositionOptions extends Omit<DccServerOptions, "executors
    * and can be called again with `file_path` + `params`. Disabled without it.
    */
   scriptsDir?: string;
+  /**
+   * Approval rules to turn on for every adapter (`--ask delete,overwrite`): a script's command
+   * under one waits until a person answers through the client (`elicitation/create` on
+   * 2025-11-25, an `input_required` result on 2026-07-28), and fails with `APPROVAL_DENIED` on a
+   * no, no answer within `timeoutSecs` (default 120), or a client that cannot ask anybody. Async
+   * and queued jobs have nobody to ask: only the rules their call pre-approves
+   * (`_meta.dcc.preapproved`) pass.
+   */
+  approval?: AdapterApprovalOptions;
   /** How long an adapter's `start` may take before it counts as failed, in ms. Default 60 000. */
   startTimeoutMs?: number;
   /** How long shutdown waits for cancelled work to stop, in ms. Default 2000. */

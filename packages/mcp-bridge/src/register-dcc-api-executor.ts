@@ -1,6 +1,7 @@
-import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { InputRequiredResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
 import type { DccToolCallEvent, DccToolCallObserver } from "./dcc-tool-call-event.ts";
+import { clientCanAsk } from "./internal/approval-form.ts";
 import { clientNameOf, tokenLabelOf } from "./internal/call-identity.ts";
 import { callScript } from "./internal/call-script.ts";
 import { type ExecuteCallFacts, runExecuteCall } from "./internal/execute-call.ts";
@@ -172,7 +173,7 @@ export function registerDccApiExecutor(
         const span = startToolCallSpan(executeToolName, dccName, extra.mcpReq._meta, () =>
           identity(extra),
         );
-        const result = await span.run(
+        const outcome = await span.run(
           () =>
             jobAction
               ? runJobAction(args, { jobs, dccName, executeToolName })
@@ -187,6 +188,8 @@ export function registerDccApiExecutor(
                     progressIntervalMs: options.progressIntervalMs ?? 50,
                     maxLogNotifications: options.maxLogNotifications ?? 200,
                     maxResultChars,
+                    askingOf: () => askingOf(server),
+                    answererOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
                     identityOf: (context) => {
                       const tokenLabel = tokenLabelOf(context);
                       const clientName = clientNameOf(server);
@@ -214,6 +217,9 @@ export function registerDccApiExecutor(
                 ),
           () => facts.jobId,
         );
+        // A question for the client (2026-07-28): the call goes on in the retried request.
+        if ("inputRequired" in outcome) return outcome["inputRequired"] as InputRequiredResult;
+        const result = outcome as BridgeResult;
         observe(executeToolName, "execute", startedAt, result, extra, {
           jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),
           ...(jobAction
@@ -228,6 +234,22 @@ export function registerDccApiExecutor(
     throw new McpBridgeError({ code: "INVALID_CONFIG", message: errorText(error), cause: error });
   }
   return { searchToolName, executeToolName, jobs };
+}
+
+/** The first protocol revision whose servers ask through `input_required` results. */
+const roundTripRevision = "2026-07-28";
+
+/** How a client of `server` is asked to approve a command. */
+function askingOf(server: McpServer): "elicit" | "round-trip" | "none" {
+  if (!clientCanAsk(server)) return "none";
+  let version: string | undefined;
+  try {
+    version = server.server.getNegotiatedProtocolVersion();
+  } catch {
+    version = undefined;
+  }
+  // Revisions are dates, so they compare as strings.
+  return version !== undefined && version >= roundTripRevision ? "round-trip" : "elicit";
 }
 
 /** The job id of an async call's handle. */

@@ -9,7 +9,10 @@ import { StdioClientTransport as ModernStdioTransport } from "@modelcontextproto
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** The protocol revisions the bridge serves. */
 export type Revision = "2025-11-25" | "2026-07-28";
@@ -68,6 +71,29 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
+/** An elicitation request's params as the tests read them (form mode). */
+export interface ElicitParams {
+  mode?: string;
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+}
+
+/** A client's answer to an elicitation. */
+export interface ElicitAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** What a client declares and answers beyond tools. */
+export interface ClientFeatures {
+  /**
+   * Declares form-mode elicitation and answers each request: through `elicitation/create`
+   * (2025-11-25) or the `input_required` rounds of a call (2026-07-28). `signal` aborts when the
+   * server withdraws the question (2025-11-25) or the call is given up.
+   */
+  onElicit?: (params: ElicitParams, signal: AbortSignal) => Promise<ElicitAnswer>;
+}
+
 /** Where a client connects to. */
 export type ClientTarget =
   | { kind: "http"; url: string; headers?: Record<string, string> }
@@ -84,9 +110,14 @@ export type ClientTarget =
 export async function connectClient(
   revision: Revision,
   target: ClientTarget,
+  features: ClientFeatures = {},
 ): Promise<{ client: TestClient; stderr: NodeJS.ReadableStream | null }> {
-  return revision === "2025-11-25" ? connectLegacy(target) : connectModern(target);
+  return revision === "2025-11-25"
+    ? connectLegacy(target, features)
+    : connectModern(target, features);
 }
+
+const elicitation = { elicitation: { form: {} } } as const;
 
 type StdioTarget = Extract<ClientTarget, { kind: "stdio" }>;
 
@@ -103,8 +134,18 @@ function stdioParameters(target: StdioTarget) {
 
 async function connectLegacy(
   target: ClientTarget,
+  features: ClientFeatures,
 ): Promise<{ client: TestClient; stderr: NodeJS.ReadableStream | null }> {
-  const client = new LegacyClient({ name: "test-client", version: "1.0.0" });
+  const { onElicit } = features;
+  const client = new LegacyClient(
+    { name: "test-client", version: "1.0.0" },
+    onElicit === undefined ? {} : { capabilities: elicitation },
+  );
+  if (onElicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => ({
+      ...(await onElicit(request.params as ElicitParams, extra.signal)),
+    }));
+  }
   let stderr: NodeJS.ReadableStream | null = null;
   if (target.kind === "http") {
     await client.connect(
@@ -147,11 +188,21 @@ async function connectLegacy(
 
 async function connectModern(
   target: ClientTarget,
+  features: ClientFeatures,
 ): Promise<{ client: TestClient; stderr: NodeJS.ReadableStream | null }> {
+  const { onElicit } = features;
   const client = new ModernClient(
     { name: "test-client", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      ...(onElicit === undefined ? {} : { capabilities: elicitation }),
+    },
   );
+  if (onElicit !== undefined) {
+    client.setRequestHandler("elicitation/create", async (request, context) => ({
+      ...(await onElicit(request.params as ElicitParams, context.mcpReq.signal)),
+    }));
+  }
   let stderr: NodeJS.ReadableStream | null = null;
   if (target.kind === "http") {
     await client.connect(

@@ -4,7 +4,10 @@
  */
 export type {
   CallOptions,
+  ClientFeatures,
   ClientTarget,
+  ElicitAnswer,
+  ElicitParams,
   ListedTool,
   Revision,
   TestClient,

@@ -3,6 +3,7 @@
 // cannot (a failed start, a host that went away) so the failure stays inside its own tools.
 import { type SearchLimits, searchLimits } from "@dcc/catalog";
 import {
+  type AdapterApprovalOptions,
   createAdapterExecutor,
   type DccAdapter,
   type DccApiExecutor,
@@ -26,6 +27,8 @@ export interface AdapterSlotSettings {
   tools: DccToolNames;
   limits: Partial<ExecutorLimits>;
   scriptsDir: string | undefined;
+  /** The approval rules that are on, for every adapter of the server. */
+  approval?: AdapterApprovalOptions | undefined;
 }
 
 type SlotState = DccAdapterStatus | { readonly state: "starting" };
@@ -99,6 +102,7 @@ export class AdapterSlot implements BridgeExecutor, DccServerAdapter {
         name: this.name,
         limits: this.#settings.limits,
         ...(this.#settings.scriptsDir === undefined ? {} : { scripts: this.#settings.scriptsDir }),
+        ...(this.#settings.approval === undefined ? {} : { approval: this.#settings.approval }),
       });
       // Build the search index and start a sandbox worker before any request needs them: the
       // first search would otherwise build the index on its own request path, and the first

@@ -1,6 +1,6 @@
 // Turns the adapters of a composed server into executor registrations: names and limits checked
 // before anything starts, every adapter started side by side, then the texts the agent reads.
-import type { DccAdapter } from "@dcc/executor";
+import { type AdapterApprovalOptions, approvalRuleNames, type DccAdapter } from "@dcc/executor";
 import type { DccCompositionOptions } from "../dcc-composition-options.ts";
 import type { DccServerOptions, ExecutorRegistration } from "../dcc-server-options.ts";
 import { JobManager } from "../job-manager.ts";
@@ -20,7 +20,8 @@ export interface Composition {
 /**
  * Checks the configuration, starts every adapter and builds their executors. A configuration
  * error throws before any adapter starts; an adapter that fails only marks itself.
- * @throws {@link McpBridgeError} `INVALID_CONFIG` for missing, duplicate or invalid names,
+ * @throws {@link McpBridgeError} `INVALID_CONFIG` for missing, duplicate or invalid names, or an
+ *   unknown approval rule,
  *   `START_FAILED` when no adapter could start; `DccMcpError` `INVALID_LIMITS` for bad limits.
  */
 export async function composeAdapters(options: DccCompositionOptions): Promise<Composition> {
@@ -31,8 +32,10 @@ export async function composeAdapters(options: DccCompositionOptions): Promise<C
     startTimeoutMs,
     shutdownGraceMs: _shutdownGraceMs,
     instructions,
+    approval: _approval,
     ...common
   } = options;
+  checkApproval(options.approval);
   const slots = createSlots(options);
   // Registering the tools once on a scratch server applies the bridge's own name rules now,
   // not at the first session.
@@ -100,6 +103,7 @@ function createSlots(options: DccCompositionOptions): AdapterSlot[] {
       },
       limits: { ...options.limits, ...entry.limits },
       scriptsDir,
+      approval: options.approval,
     });
   });
 }
@@ -130,4 +134,36 @@ function combinedInstructions(slots: readonly AdapterSlot[]): string | undefined
     if (text !== undefined) lines.push("", `${slot.name}:`, text);
   }
   return lines.join("\n");
+}
+
+/** Fails fast on approval settings every adapter would refuse at start. */
+function checkApproval(approval: AdapterApprovalOptions | undefined): void {
+  if (approval === undefined) return;
+  if (!Array.isArray(approval.ask)) {
+    throw new McpBridgeError({
+      code: "INVALID_CONFIG",
+      message: "approval.ask must be a list of rule names",
+    });
+  }
+  const known = new Set<string>([
+    ...Object.values(approvalRuleNames),
+    ...(approval.rules ?? []).map((rule) => rule.name),
+  ]);
+  const unknown = approval.ask.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new McpBridgeError({
+      code: "INVALID_CONFIG",
+      message: `Unknown approval rule${unknown.length === 1 ? "" : "s"} ${unknown.map((name) => `'${name}'`).join(", ")}: use ${[...known].join(", ")}`,
+    });
+  }
+  const timeoutSecs = approval.timeoutSecs;
+  if (
+    timeoutSecs !== undefined &&
+    (typeof timeoutSecs !== "number" || !Number.isFinite(timeoutSecs) || timeoutSecs <= 0)
+  ) {
+    throw new McpBridgeError({
+      code: "INVALID_CONFIG",
+      message: `approval.timeoutSecs must be a positive number of seconds, not ${String(timeoutSecs)}`,
+    });
+  }
 }

@@ -2,18 +2,24 @@
 // parts of _meta.dcc (async, parentJobId; never jobId), and runs the script synchronously or as an
 // async job under a server-owned job id and CancelToken.
 import { randomUUID } from "node:crypto";
-import { executeMessage } from "@dcc/executor";
-import type { ServerContext } from "@modelcontextprotocol/server";
+import { type Approver, executeMessage } from "@dcc/executor";
+import {
+  type InputRequiredResult,
+  inputRequired,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { BridgeExecuteOptions, BridgeExecutor, BridgeResult } from "../bridge-executor.ts";
 import type { JobManager, JobWorkContext } from "../job-manager.ts";
 import type { JobQueue, JobQueueSubmission } from "../job-queue.ts";
 import type { JobRecord } from "../job-store.ts";
+import { approvalForm, elicitingApprover, unanswerable } from "./approval-form.ts";
 import { runInCallContext } from "./call-context.ts";
 import { CallNotifier, type SendNotification } from "./call-notifier.ts";
 import { jobView } from "./job-view.ts";
 import type { LogLevelReader } from "./log-level.ts";
 import { submissionFailed } from "./queue-unavailable.ts";
 import { runQueuedCall } from "./queued-call.ts";
+import { type RoundOutcome, type RoundTripCall, roundTripCallsOf } from "./round-trip-calls.ts";
 import { startJobSpan } from "./tool-call-trace.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
@@ -33,7 +39,18 @@ export interface ExecuteCallSettings {
   identityOf?: (extra: ServerContext) => { tokenLabel?: string; clientName?: string };
   /** Told when an async job this server ran has finished (with its id and run time, in ms). */
   onJobFinished?: (jobId: string, result: BridgeResult, durationMs: number) => void;
+  /**
+   * How this call's client is asked to approve a command (see `ApprovalRule`): `elicit` sends
+   * `elicitation/create` during the call (2025-11-25), `round-trip` answers `input_required` and
+   * waits for the retried call (2026-07-28), `none` means the client cannot ask anybody.
+   */
+  askingOf?: (extra: ServerContext) => "elicit" | "round-trip" | "none";
+  /** Who answers this call's questions, for the audit: its token's label, else the client's name. */
+  answererOf?: (extra: ServerContext) => string | undefined;
 }
+
+/** A script call's outcome: its envelope, or the questions its client must answer first. */
+export type ExecuteCallOutcome = BridgeResult | { readonly inputRequired: InputRequiredResult };
 
 /** What a call learnt that its envelope does not say: the server-owned id of a sync script. */
 export interface ExecuteCallFacts {
@@ -49,8 +66,10 @@ export async function runExecuteCall(
   extra: Extra,
   settings: ExecuteCallSettings,
   facts: ExecuteCallFacts = {},
-): Promise<BridgeResult> {
+): Promise<ExecuteCallOutcome> {
   const dccName = executor.dccName;
+  const resumed = await resumeRoundTrip(extra, settings);
+  if (resumed !== undefined) return resumed;
   const problem = argumentProblem(executor, args);
   if (problem !== undefined) {
     return {
@@ -61,12 +80,22 @@ export async function runExecuteCall(
     };
   }
   const meta = dccMeta(extra.mcpReq._meta);
+  if (meta.problem !== undefined) {
+    return {
+      success: false,
+      message: executeMessage(dccName, "INVALID_INPUT"),
+      error: meta.problem,
+      errorCode: "INVALID_INPUT",
+    };
+  }
   const parentJobId = meta.parentJobId;
+  const preapproved = meta.preapproved;
   const runOptions = { dccName, ...(parentJobId === undefined ? {} : { parentJobId }) };
 
   if ((args.async === true || meta.async) && settings.jobs.queue !== undefined) {
     return submitToQueue(settings.jobs.queue, args, {
       ...runOptions,
+      preapproved,
       executeToolName: settings.executeToolName,
       sessionId: extra.sessionId,
       ...settings.identityOf?.(extra),
@@ -84,7 +113,8 @@ export async function runExecuteCall(
             executor,
             args,
             context,
-            { onProgress: context.reportProgress },
+            // Nobody waits on an async job to answer a question: only pre-approvals count.
+            { onProgress: context.reportProgress, preapproved },
             extra.sessionId,
             settings.executeToolName,
           ),
@@ -98,6 +128,13 @@ export async function runExecuteCall(
     return jobStarted(record, dccName, settings.executeToolName);
   }
 
+  const asking = settings.askingOf?.(extra) ?? "none";
+  const queued = settings.jobs.syncCallsOnQueue && settings.jobs.queue !== undefined;
+  if (asking === "round-trip" && !queued) {
+    return startRoundTrip(executor, args, extra, settings, facts, { runOptions, preapproved });
+  }
+  const approve: Approver =
+    asking === "elicit" ? elicitingApprover(extra, settings.answererOf?.(extra)) : unanswerable;
   const notifier = new CallNotifier({
     send: extra.mcpReq.notify as SendNotification,
     progressToken: extra.mcpReq._meta?.progressToken,
@@ -119,6 +156,8 @@ export async function runExecuteCall(
                 executeToolName: settings.executeToolName,
                 sessionId: extra.sessionId,
                 ...settings.identityOf?.(extra),
+                // A farm worker has nobody to ask: only pre-approvals count there.
+                preapproved,
                 // The server's default applies, as its schema says, and bounds the wait.
                 timeoutSecs: args.timeout_secs ?? executor.limits?.timeoutSecs,
               }),
@@ -129,7 +168,7 @@ export async function runExecuteCall(
               executor,
               args,
               context,
-              { onProgress: notifier.onProgress, onLog: notifier.onLog },
+              { onProgress: notifier.onProgress, onLog: notifier.onLog, approve, preapproved },
               extra.sessionId,
               settings.executeToolName,
             );
@@ -139,6 +178,131 @@ export async function runExecuteCall(
   } finally {
     await notifier.flush();
   }
+}
+
+/** What a round-trip call carries from its first request. */
+interface RoundTripStart {
+  runOptions: { dccName: string; parentJobId?: string };
+  preapproved: readonly string[] | undefined;
+}
+
+/**
+ * Starts a script call on 2026-07-28 that can stop for questions: the script runs under its own
+ * signal (the serving request's cancels it), and this request is answered with the result or the
+ * first questions.
+ */
+async function startRoundTrip(
+  executor: BridgeExecutor,
+  args: ExecuteArguments,
+  extra: Extra,
+  settings: ExecuteCallSettings,
+  facts: ExecuteCallFacts,
+  start: RoundTripStart,
+): Promise<ExecuteCallOutcome> {
+  const calls = roundTripCallsOf(settings.jobs);
+  const call = calls.create();
+  // Progress and log lines go on whichever request serves the call at the time.
+  const notifier = new CallNotifier({
+    send: (notification) => call.attached?.mcpReq.notify(notification) ?? Promise.resolve(),
+    progressToken: extra.mcpReq._meta?.progressToken,
+    logLevel: () => settings.logLevel(call.attached ?? extra),
+    logger: executor.dccName,
+    intervalMs: settings.progressIntervalMs,
+    maxLogNotifications: settings.maxLogNotifications,
+  });
+  call.start(async () => {
+    try {
+      const result = await settings.jobs.runCall(
+        { ...start.runOptions, signal: call.signal },
+        (context) => {
+          facts.jobId = context.jobId;
+          return runScript(
+            executor,
+            args,
+            context,
+            {
+              onProgress: notifier.onProgress,
+              onLog: notifier.onLog,
+              approve: call.approver,
+              preapproved: start.preapproved,
+            },
+            extra.sessionId,
+            settings.executeToolName,
+          );
+        },
+      );
+      return result ?? busy(executor.dccName, "scripts");
+    } finally {
+      await notifier.flush();
+    }
+  });
+  return roundOutcome(
+    call,
+    await call.serve(extra, [], settings.answererOf?.(extra)),
+    extra,
+    settings,
+  );
+}
+
+/**
+ * A retried call that answers questions (its `requestState` names the paused call): undefined
+ * for a request that carries no state.
+ */
+async function resumeRoundTrip(
+  extra: Extra,
+  settings: ExecuteCallSettings,
+): Promise<ExecuteCallOutcome | undefined> {
+  let state: unknown;
+  try {
+    state = extra.mcpReq.requestState();
+  } catch {
+    return undefined;
+  }
+  if (typeof state !== "string" || state === "") return undefined;
+  const resumed = await roundTripCallsOf(settings.jobs).resume(state, extra);
+  if (resumed === undefined) {
+    return {
+      success: false,
+      message:
+        "This answer is for an approval question that is no longer open: it was answered, its time ran out, or the server restarted. Run the script again.",
+      error: "unknown or expired requestState",
+      errorCode: "INVALID_INPUT",
+      completion: "not_started",
+    };
+  }
+  const { call, questions } = resumed;
+  return roundOutcome(
+    call,
+    await call.serve(extra, questions, settings.answererOf?.(extra)),
+    extra,
+    settings,
+  );
+}
+
+/** The call's result, or an `input_required` result that asks its questions. */
+async function roundOutcome(
+  call: RoundTripCall,
+  outcome: RoundOutcome,
+  extra: Extra,
+  settings: ExecuteCallSettings,
+): Promise<ExecuteCallOutcome> {
+  if (outcome.kind === "result") {
+    call.close();
+    return outcome.result;
+  }
+  const calls = roundTripCallsOf(settings.jobs);
+  const keys = outcome.questions.map((question) => question.key);
+  return {
+    inputRequired: inputRequired({
+      inputRequests: Object.fromEntries(
+        outcome.questions.map(({ key, question }) => [
+          key,
+          inputRequired.elicit(approvalForm(question)),
+        ]),
+      ),
+      requestState: await calls.mint(call, keys, extra),
+    }),
+  };
 }
 
 /** Queues the script under a fresh server-owned id; an unreachable queue is an envelope. */
@@ -168,6 +332,8 @@ interface QueueCallOptions {
   sessionId: string | undefined;
   tokenLabel?: string | undefined;
   clientName?: string | undefined;
+  /** Rules the client approved in advance for this job (`_meta.dcc.preapproved`). */
+  preapproved?: readonly string[] | undefined;
 }
 
 /** The job a script call becomes on a queue, without its id. */
@@ -189,6 +355,7 @@ function jobSubmission(
     tool: options.executeToolName,
     ...(options.tokenLabel === undefined ? {} : { tokenLabel: options.tokenLabel }),
     ...(options.clientName === undefined ? {} : { clientName: options.clientName }),
+    ...(options.preapproved === undefined ? {} : { preapproved: [...options.preapproved] }),
   };
 }
 
@@ -236,7 +403,7 @@ function runScript(
   executor: BridgeExecutor,
   args: ExecuteArguments,
   context: JobWorkContext,
-  streams: Pick<BridgeExecuteOptions, "onProgress" | "onLog">,
+  streams: Pick<BridgeExecuteOptions, "onProgress" | "onLog" | "approve" | "preapproved">,
   sessionId: string | undefined,
   executeToolName: string,
 ): Promise<BridgeResult> {
@@ -311,17 +478,39 @@ function argumentProblem(executor: BridgeExecutor, args: ExecuteArguments): stri
   return undefined;
 }
 
-/** The parts of `_meta.dcc` the bridge honours. A client-supplied `jobId` is ignored on purpose. */
+/** Most rules one call may pre-approve. */
+const maxPreapproved = 16;
+
+/**
+ * The parts of `_meta.dcc` the bridge honours. A client-supplied `jobId` is ignored on purpose.
+ * `preapproved` lists approval rules the client (not the model: `_meta` is the client's) approves
+ * in advance for this call, which is how an async or farm job gets past an `ask` rule.
+ */
 function dccMeta(meta: Record<string, unknown> | undefined): {
   async: boolean;
   parentJobId?: string;
+  preapproved?: readonly string[];
+  problem?: string;
 } {
   const dcc = meta?.["dcc"];
   if (dcc === null || typeof dcc !== "object") return { async: false };
   const fields = dcc as Record<string, unknown>;
   const parent = fields["parentJobId"];
-  return {
+  const preapproved = fields["preapproved"];
+  const base = {
     async: fields["async"] === true,
     ...(typeof parent === "string" && parent !== "" ? { parentJobId: parent } : {}),
   };
+  if (preapproved === undefined) return base;
+  if (
+    !Array.isArray(preapproved) ||
+    preapproved.length > maxPreapproved ||
+    !preapproved.every((rule) => typeof rule === "string" && /^[a-z][a-z0-9-]{0,63}$/.test(rule))
+  ) {
+    return {
+      ...base,
+      problem: `_meta.dcc.preapproved must be a list of at most ${maxPreapproved} approval rule names (lowercase kebab-case, e.g. ["delete"])`,
+    };
+  }
+  return { ...base, preapproved: preapproved as string[] };
 }

@@ -43,7 +43,10 @@ export interface ToolCallSpan {
    * Runs `work` in the span's context and ends the span with its envelope (or its throw); `jobId`
    * names the server-owned id the work ran under, once it has run (a synchronous script's).
    */
-  run(work: () => Promise<BridgeResult>, jobId?: () => string | undefined): Promise<BridgeResult>;
+  run<T extends BridgeResult | QuestionRound>(
+    work: () => Promise<T>,
+    jobId?: () => string | undefined,
+  ): Promise<T>;
 }
 
 /**
@@ -90,8 +93,11 @@ function traced(span: Span, spanContext: Context): ToolCallSpan {
   return {
     context: spanContext,
     end: (result) => endWithResult(span, result),
-    async run(work, jobId) {
-      let result: BridgeResult;
+    async run<T extends BridgeResult | QuestionRound>(
+      work: () => Promise<T>,
+      jobId?: () => string | undefined,
+    ): Promise<T> {
+      let result: T;
       try {
         result = await context.with(spanContext, work);
       } catch (error) {
@@ -107,7 +113,18 @@ function traced(span: Span, spanContext: Context): ToolCallSpan {
   };
 }
 
-function endWithResult(span: Span, result: BridgeResult): void {
+/** A round of a call that ends with questions for the client (2026-07-28 `input_required`). */
+export interface QuestionRound {
+  readonly inputRequired: unknown;
+}
+
+function endWithResult(span: Span, result: BridgeResult | QuestionRound): void {
+  if ("inputRequired" in result) {
+    // The call goes on in the retried request, under a span of its own.
+    if (span.isRecording()) span.setAttribute("dcc.approval.asked", true);
+    span.end();
+    return;
+  }
   if (span.isRecording()) {
     const attributes: Attributes = { "dcc.success": result.success };
     const jobId = result["job_id"];

@@ -2,6 +2,7 @@
 // them verbatim to the agent ("Input validation error: Invalid arguments for tool …").
 import type {
   CallToolResult,
+  InputRequiredResult,
   McpServer,
   ServerContext,
   ToolAnnotations,
@@ -220,7 +221,10 @@ export function registerExecuteTool(
   server: McpServer,
   text: ToolText,
   limits: BridgeExecutorLimits | undefined,
-  handler: (args: ExecuteArguments, extra: ToolExtra) => Promise<CallToolResult>,
+  handler: (
+    args: ExecuteArguments,
+    extra: ToolExtra,
+  ) => Promise<CallToolResult | InputRequiredResult>,
 ): void {
   const { name, ...config } = text;
   server.registerTool(

@@ -1,0 +1,225 @@
+// Script calls on 2026-07-28 that wait for a person across requests. There a server cannot send a
+// request to its client; it answers the call with `input_required` (the question) and the client
+// retries the call with the answer. The script stays paused in between, owned by the server under
+// an id the retry carries in its (signed) `requestState`. Calls are kept per JobManager, which is
+// shared by every per-request server of one MCP server.
+import { randomBytes, randomUUID } from "node:crypto";
+import type { ApprovalAnswer, ApprovalQuestion, Approver } from "@dcc/executor";
+import {
+  createRequestStateCodec,
+  type RequestStateCodec,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { BridgeResult } from "../bridge-executor.ts";
+import type { JobManager } from "../job-manager.ts";
+import { approvalAnswer } from "./approval-form.ts";
+import { tokenLabelOf } from "./call-identity.ts";
+
+/** What a retry's `requestState` carries. */
+interface RoundState {
+  call: string;
+  questions: string[];
+}
+
+/** A question put to the client, by the key of its embedded request. */
+export interface RoundQuestion {
+  readonly key: string;
+  readonly question: ApprovalQuestion;
+}
+
+/** One serving of a call: its result, or the questions its client must answer first. */
+export type RoundOutcome =
+  | { readonly kind: "result"; readonly result: BridgeResult }
+  | { readonly kind: "questions"; readonly questions: readonly RoundQuestion[] };
+
+/** How long a finished call's result waits for the retry that should collect it. */
+const resultRetentionMs = 60_000;
+
+interface OpenQuestion extends RoundQuestion {
+  asked: boolean;
+  answer(answer: ApprovalAnswer): void;
+}
+
+/** A script call whose questions are answered by retried requests. */
+export class RoundTripCall {
+  readonly id: string = randomUUID();
+  readonly #calls: RoundTripCalls;
+  readonly #abort = new AbortController();
+  #result: Promise<RoundOutcome> | undefined;
+  readonly #open = new Map<string, OpenQuestion>();
+  #wake: (() => void) | undefined;
+  #attached: ServerContext | undefined;
+  #questions = 0;
+  #expiry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(calls: RoundTripCalls) {
+    this.#calls = calls;
+  }
+
+  /** Cancels the script: aborted by the request serving it, or when its client never came back. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** The request serving the call now (for its notifications); undefined between requests. */
+  get attached(): ServerContext | undefined {
+    return this.#attached;
+  }
+
+  /** Asks through the next `input_required` result. */
+  readonly approver: Approver = (question) =>
+    new Promise<ApprovalAnswer>((resolve) => {
+      const key = `approve-${++this.#questions}`;
+      const settle = (answer: ApprovalAnswer): void => {
+        if (!this.#open.delete(key)) return;
+        question.signal.removeEventListener("abort", withdrawn);
+        resolve(answer);
+      };
+      const withdrawn = (): void => {
+        const gone = this.#attached === undefined;
+        settle({ approved: false, reason: "cancelled" });
+        // The question was out and the client never came back with an answer: it has gone, and
+        // nobody would receive the result, so the script stops and its changes are rolled back.
+        if (gone) {
+          this.#abort.abort(
+            new Error(
+              "The client did not answer the approval question in time (it did not retry the call)",
+            ),
+          );
+        }
+      };
+      this.#open.set(key, { key, question, asked: false, answer: settle });
+      if (question.signal.aborted) withdrawn();
+      else question.signal.addEventListener("abort", withdrawn, { once: true });
+      this.#wake?.();
+    });
+
+  /** Starts the script (once); it must use {@link RoundTripCall.signal} and {@link RoundTripCall.approver}. */
+  start(run: () => Promise<BridgeResult>): void {
+    this.#result = run().then((result) => ({ kind: "result", result }) as const);
+  }
+
+  /**
+   * Serves one request: gives the questions it answers their answers from the request's
+   * `inputResponses` (a missing one counts as dismissed), then waits for the result or the next
+   * questions. The request's signal cancels the script while it waits.
+   */
+  async serve(
+    extra: ServerContext,
+    answered: readonly string[],
+    by: string | undefined,
+  ): Promise<RoundOutcome> {
+    clearTimeout(this.#expiry);
+    this.#attached = extra;
+    const signal = extra.mcpReq.signal;
+    const cancel = (): void => this.#abort.abort(new Error("Request cancelled by client"));
+    if (signal.aborted) cancel();
+    else signal.addEventListener("abort", cancel, { once: true });
+    try {
+      for (const key of answered) {
+        this.#open.get(key)?.answer(approvalAnswer(extra.mcpReq.inputResponses?.[key], by));
+      }
+      const finished = this.#result as Promise<RoundOutcome>;
+      for (;;) {
+        const fresh = [...this.#open.values()].filter((open) => !open.asked);
+        if (fresh.length > 0) {
+          for (const open of fresh) open.asked = true;
+          return {
+            kind: "questions",
+            questions: fresh.map(({ key, question }) => ({ key, question })),
+          };
+        }
+        const woken = new Promise<undefined>((wake) => {
+          this.#wake = () => wake(undefined);
+        });
+        const outcome = await Promise.race([finished, woken]);
+        this.#wake = undefined;
+        if (outcome !== undefined) return outcome;
+      }
+    } finally {
+      signal.removeEventListener("abort", cancel);
+      this.#attached = undefined;
+      this.#afterServing();
+    }
+  }
+
+  /** Keeps a finished call a while for a late retry; an open one waits for its answer. */
+  #afterServing(): void {
+    if (this.#open.size > 0) return;
+    void this.#result?.then(() => {
+      if (this.#attached !== undefined) return;
+      clearTimeout(this.#expiry);
+      this.#expiry = setTimeout(() => this.#calls.forget(this.id), resultRetentionMs);
+      this.#expiry.unref?.();
+    });
+  }
+
+  /** Drops the call (its result was delivered). */
+  close(): void {
+    clearTimeout(this.#expiry);
+    this.#calls.forget(this.id);
+  }
+}
+
+/** The round-trip calls of one server, and the codec of their `requestState`. */
+export class RoundTripCalls {
+  readonly #calls = new Map<string, RoundTripCall>();
+  readonly #codec: RequestStateCodec<RoundState>;
+
+  constructor() {
+    this.#codec = createRequestStateCodec<RoundState>({
+      key: randomBytes(32),
+      // Long enough for any question's bound; the call itself is dropped sooner when it ends.
+      ttlSeconds: 24 * 60 * 60,
+      // Only the caller who was asked (the same token) can answer.
+      bind: (extra) => `${extra.mcpReq.method}\0${tokenLabelOf(extra) ?? ""}`,
+    });
+  }
+
+  /** A new call, kept until its result is served. */
+  create(): RoundTripCall {
+    const call = new RoundTripCall(this);
+    this.#calls.set(call.id, call);
+    return call;
+  }
+
+  /** The state an `input_required` result with these questions carries. */
+  mint(call: RoundTripCall, questions: readonly string[], extra: ServerContext): Promise<string> {
+    return this.#codec.mint({ call: call.id, questions: [...questions] }, extra);
+  }
+
+  /**
+   * The call and question a retry's `requestState` names: undefined for a state this server did
+   * not mint for this caller, or whose call is gone (ended, timed out, or the server restarted).
+   */
+  async resume(
+    state: string,
+    extra: ServerContext,
+  ): Promise<{ call: RoundTripCall; questions: string[] } | undefined> {
+    let decoded: RoundState;
+    try {
+      decoded = await this.#codec.verify(state, extra);
+    } catch {
+      return undefined;
+    }
+    const call = this.#calls.get(decoded.call);
+    if (call === undefined || !Array.isArray(decoded.questions)) return undefined;
+    return { call, questions: decoded.questions.filter((key) => typeof key === "string") };
+  }
+
+  forget(id: string): void {
+    this.#calls.delete(id);
+  }
+}
+
+const perManager = new WeakMap<JobManager, RoundTripCalls>();
+
+/** The round-trip calls of the server that shares `jobs`. */
+export function roundTripCallsOf(jobs: JobManager): RoundTripCalls {
+  let calls = perManager.get(jobs);
+  if (calls === undefined) {
+    calls = new RoundTripCalls();
+    perManager.set(jobs, calls);
+  }
+  return calls;
+}
