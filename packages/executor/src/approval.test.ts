@@ -123,6 +123,25 @@ describe("approval rules", { timeout: 60_000 }, () => {
     }
   });
 
+  it("denies with reason timeout when nobody answers within approval.timeoutSecs, and withdraws the question", async () => {
+    const { scene, executor } = sceneExecutor({ ask: ["delete"], timeoutSecs: 0.2 });
+    // Never answers on its own; settles only once its question is withdrawn.
+    const approve = recordingApprover(async (question) => {
+      await aborted(question.signal);
+      return { approved: true };
+    });
+    const result = await executor.execute(catchDelete, { approve, timeoutSecs: 30 });
+    expect(output(result)).toMatchObject({
+      code: "APPROVAL_DENIED",
+      data: { rule: "delete", reason: "timeout" },
+    });
+    expect(approve.questions[0]?.signal.aborted).toBe(true);
+    expect(scene.ran).toEqual([]);
+    expect(result.stats.approvals).toEqual([
+      expect.objectContaining({ rule: "delete", answer: "timeout" }),
+    ]);
+  });
+
   it("denies with reason no-one-to-ask without an approver", async () => {
     const { scene, executor } = sceneExecutor();
     const result = await executor.execute(catchDelete);

@@ -181,8 +181,10 @@ export class ApprovalGate {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<ApprovalAnswer>((resolve) => {
       timer = setTimeout(() => {
-        withdraw.abort(new Error("no answer in time"));
+        // Settled before the withdrawal, whose listeners settle `stopped`: the first settled
+        // wins the race, and this is a timeout, not a cancel.
         resolve({ approved: false, reason: "timeout" });
+        withdraw.abort(new Error("no answer in time"));
       }, timeoutMs);
     });
     const stopped = new Promise<ApprovalAnswer>((resolve) => {
