@@ -252,6 +252,23 @@ describe("approval rules", { timeout: 60_000 }, () => {
     expect(scene.ran).toEqual(['publish {"shot":10}']);
   });
 
+  it("still runs a call its denied rule does not cover (a save to a new file after a refused overwrite)", async () => {
+    const { scene, executor } = sceneExecutor();
+    const approve = recordingApprover(async () => ({ approved: false, reason: "declined" }));
+    const result = await executor.execute(
+      'let first; try { dispatch("save", { path: "shot.mb" }) } catch (e) { first = e.data.reason }\n' +
+        'const second = dispatch("save", { path: "shot_v2.mb" });\n' +
+        'let third; try { dispatch("save", { path: "shot.mb" }) } catch (e) { third = e.message }\n' +
+        "return { first, second, third };",
+      { approve },
+    );
+    expect(output(result)).toMatchObject({ first: "declined", second: "shot_v2.mb" });
+    // The same answer for the rest of the script: asked once.
+    expect((output(result) as { third: string }).third).toContain("overwrite shot.mb");
+    expect(approve.questions).toHaveLength(1);
+    expect(scene.ran).toEqual(["save shot_v2.mb"]);
+  });
+
   it("withdraws an open question when the script is cancelled, and rolls the script back", async () => {
     const { scene, executor } = sceneExecutor();
     const asked = deferred<AbortSignal>();

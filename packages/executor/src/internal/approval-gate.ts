@@ -32,7 +32,12 @@ export interface ApprovalGateOptions {
 /** How one rule stands in a script. */
 type RuleState =
   | { readonly status: "approved" }
-  | { readonly status: "denied"; readonly reason: ApprovalDenialReason; readonly message: string };
+  | {
+      readonly status: "denied";
+      readonly reason: ApprovalDenialReason;
+      /** The answer's own words, if it gave any. */
+      readonly message: string | undefined;
+    };
 
 /** A script's approval rules, asked at most once each. */
 export class ApprovalGate {
@@ -114,11 +119,12 @@ export class ApprovalGate {
   ): Promise<CommandError | undefined> {
     const state = this.#states.get(rule.name);
     if (state?.status === "approved") return undefined;
-    if (state?.status === "denied") return this.#denial(rule, command, state);
     const resume = this.#options.clock.pause();
     try {
       const summary = await this.#summary(rule, command, args);
       if (summary === undefined) return undefined;
+      // A denied rule still lets through the calls it does not cover (a save to a new file).
+      if (state?.status === "denied") return this.#denial(rule, command, summary, state);
       return await this.#ask(rule, command, summary);
     } finally {
       resume();
@@ -158,8 +164,7 @@ export class ApprovalGate {
         });
         return undefined;
       }
-      const message = deniedText(rule.name, summary, answer.reason, answer.message);
-      const denied = { status: "denied" as const, reason: answer.reason, message };
+      const denied = { status: "denied" as const, reason: answer.reason, message: answer.message };
       this.#states.set(rule.name, denied);
       this.#records.push({
         rule: rule.name,
@@ -169,7 +174,7 @@ export class ApprovalGate {
         ...(answer.by === undefined ? {} : { by: answer.by }),
         waitedMs,
       });
-      return this.#denial(rule, command, denied);
+      return this.#denial(rule, command, summary, denied);
     };
     if (preapproved.includes(rule.name)) return settle("preapproved");
     if (approve === undefined) return settle({ approved: false, reason: "no-one-to-ask" });
@@ -223,12 +228,13 @@ export class ApprovalGate {
   #denial(
     rule: ApprovalRule,
     command: string,
+    summary: string,
     denied: Extract<RuleState, { status: "denied" }>,
   ): CommandError {
     return new CommandError({
       command,
       code: commandErrorCodes.approvalDenied,
-      message: denied.message,
+      message: deniedText(rule.name, summary, denied.reason, denied.message),
       completion: "not_started",
       data: { rule: rule.name, reason: denied.reason },
     });
