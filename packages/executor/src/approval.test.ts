@@ -352,4 +352,28 @@ describe("the script's clock while a question is open", { timeout: 60_000 }, () 
     expect(result).toMatchObject({ success: false, errorCode: "TIMEOUT", limit: "timeout" });
     expect(result.stats.approvals).toEqual([expect.objectContaining({ answer: "approved" })]);
   });
+
+  it("runs while a rule looks at a call: a rule that hangs is bounded by the script's timeout", async () => {
+    let signal: AbortSignal | undefined;
+    const hanging: ApprovalRule = {
+      name: "publish",
+      description: "publishing",
+      commands: ["publish"],
+      // Asks the host, which never answers; gives up only when its signal aborts.
+      covers: async (call) => {
+        signal = call.signal;
+        await aborted(call.signal);
+        return "publish";
+      },
+    };
+    const { scene, executor } = sceneExecutor({ ask: ["publish"], rules: [hanging] });
+    const approve = recordingApprover();
+    const result = await executor.execute('return dispatch("publish")', {
+      approve,
+      timeoutSecs: 1,
+    });
+    expect(result).toMatchObject({ success: false, errorCode: "TIMEOUT" });
+    expect(signal?.aborted).toBe(true);
+    expect(scene.ran).toEqual([]);
+  });
 });

@@ -119,12 +119,14 @@ export class ApprovalGate {
   ): Promise<CommandError | undefined> {
     const state = this.#states.get(rule.name);
     if (state?.status === "approved") return undefined;
+    // Whether the rule covers this call is the host's time, not the person's: the clock runs
+    // meanwhile, so the script's deadline bounds a rule that asks the host (its signal aborts).
+    const summary = await this.#summary(rule, command, args);
+    if (summary === undefined) return undefined;
+    // A denied rule still lets through the calls it does not cover (a save to a new file).
+    if (state?.status === "denied") return this.#denial(rule, command, summary, state);
     const resume = this.#options.clock.pause();
     try {
-      const summary = await this.#summary(rule, command, args);
-      if (summary === undefined) return undefined;
-      // A denied rule still lets through the calls it does not cover (a save to a new file).
-      if (state?.status === "denied") return this.#denial(rule, command, summary, state);
       return await this.#ask(rule, command, summary);
     } finally {
       resume();
