@@ -1,8 +1,8 @@
 // The approval gate on its own: concurrent checks of one rule, the clock while a question is
-// open, withdrawal, and rules that share a command.
+// open, answers an approver should not give, withdrawal, and rules that share a command.
 import { describe, expect, it } from "vitest";
 import { aborted, recordingApprover } from "../__fixtures__/approval-scene.ts";
-import type { ApprovalRule, Approver } from "../approval.ts";
+import type { ApprovalAnswer, ApprovalRule, Approver } from "../approval.ts";
 import { commandApprovalRule } from "../approval.ts";
 import { CommandError } from "../command-error.ts";
 import { ApprovalGate, type ApprovalGateOptions } from "./approval-gate.ts";
@@ -101,6 +101,20 @@ describe("ApprovalGate", () => {
     expect(whileAsked - clock.base).toBeGreaterThan(24 * 3600_000);
     expect(clock.deadline).toBeGreaterThanOrEqual(clock.base);
     expect(clock.deadline - clock.base).toBeLessThan(24 * 3600_000);
+  });
+
+  it("counts an answer that is not one as cancelled", async () => {
+    const odd = [undefined, null, "yes", { approved: "yes" }, { approved: false }];
+    for (const answer of odd) {
+      const checks = gate({ approve: async () => answer as unknown as ApprovalAnswer });
+      const denied = await checks.check("delete", { names: ["a"] });
+      expect(denied).toMatchObject({
+        code: "APPROVAL_DENIED",
+        data: { rule: "delete", reason: "cancelled" },
+      });
+      expect(denied?.message).not.toContain("undefined");
+      expect(checks.records()).toEqual([expect.objectContaining({ answer: "cancelled" })]);
+    }
   });
 
   it("withdraws an open question when the script stops", async () => {

@@ -213,7 +213,7 @@ export class ApprovalGate {
           summary,
           signal: withdraw.signal,
         }),
-      ).catch((): ApprovalAnswer => ({ approved: false, reason: "cancelled" }));
+      ).then(answerOf, (): ApprovalAnswer => ({ approved: false, reason: "cancelled" }));
     } catch {
       asked = Promise.resolve({ approved: false, reason: "cancelled" });
     }
@@ -241,6 +241,32 @@ export class ApprovalGate {
       data: { rule: rule.name, reason: denied.reason },
     });
   }
+}
+
+const denialReasons: ReadonlySet<unknown> = new Set<ApprovalDenialReason>([
+  "declined",
+  "cancelled",
+  "timeout",
+  "unanswerable",
+  "no-one-to-ask",
+]);
+
+/**
+ * An approver's answer as the gate reads it: only `approved: true` is a yes, and anything that is
+ * not an answer (a missing or unknown reason, no object at all) is a dismissal.
+ */
+function answerOf(answer: unknown): ApprovalAnswer {
+  if (typeof answer !== "object" || answer === null)
+    return { approved: false, reason: "cancelled" };
+  const { approved, reason, by, message } = answer as Record<string, unknown>;
+  const who = typeof by === "string" ? { by } : {};
+  if (approved === true) return { approved: true, ...who };
+  return {
+    approved: false,
+    reason: denialReasons.has(reason) ? (reason as ApprovalDenialReason) : "cancelled",
+    ...who,
+    ...(typeof message === "string" ? { message } : {}),
+  };
 }
 
 function deniedText(
