@@ -323,6 +323,33 @@ describe("approval rules", { timeout: 60_000 }, () => {
   });
 });
 
+describe("commandApprovalRule", () => {
+  it("covers every call of its commands, summarised with the call's arguments", () => {
+    const rule = commandApprovalRule({ name: "publish", commands: ["exportAll", "file"] });
+    expect(rule).toMatchObject({
+      name: "publish",
+      description: "running exportAll, file",
+      commands: ["exportAll", "file"],
+    });
+    const signal = new AbortController().signal;
+    const summary = (command: string, args: unknown) => rule.covers?.({ command, args, signal });
+    expect(summary("exportAll", undefined)).toBe("exportAll");
+    expect(summary("file", { save: true, path: "a.mb" })).toBe('file {"save":true,"path":"a.mb"}');
+    const long = summary("file", { path: "p".repeat(400) }) as string;
+    expect(long).toHaveLength("file ".length + 160);
+    expect(long.endsWith("…")).toBe(true);
+  });
+
+  it("takes a description, and keeps its own copy of the commands", () => {
+    const commands = ["exportAll"];
+    const rule = commandApprovalRule({ name: "publish", commands, description: "publishing" });
+    commands.push("file");
+    expect(rule.description).toBe("publishing");
+    expect(rule.commands).toEqual(["exportAll"]);
+    expect(Object.isFrozen(rule)).toBe(true);
+  });
+});
+
 describe("the script's clock while a question is open", { timeout: 60_000 }, () => {
   it("does not run: a script of 1 s whose question is answered after 1.5 s still succeeds", async () => {
     const { scene, executor } = sceneExecutor();
