@@ -239,7 +239,8 @@ describe("createAdapterExecutor", { timeout: 60_000 }, () => {
           message: expect.stringContaining('"Publish It"'),
         }),
       );
-      for (const timeoutSecs of [0, -1, Number.NaN]) {
+      // Past a day the timer behind the bound would fire at once.
+      for (const timeoutSecs of [0, -1, Number.NaN, 86_401, 3e6]) {
         expect(() =>
           createAdapterExecutor(approvalScene(), { approval: { ask: ["delete"], timeoutSecs } }),
         ).toThrow(
