@@ -117,6 +117,30 @@ describe("ApprovalGate", () => {
     }
   });
 
+  it("words a denial from its reason, or with the answer's own message", async () => {
+    const unanswerable = gate({
+      approve: async () => ({ approved: false, reason: "unanswerable" }),
+    });
+    const denied = await unanswerable.check("delete", { names: ["a", "b"] });
+    expect(denied?.message).toBe(
+      "Not approved: delete a, b (rule 'delete': this server asks a person before such commands, and the client cannot ask anybody (it declared no elicitation support)). Nothing of it ran; the rest of this script gets the same answer for 'delete'.",
+    );
+    const worded = gate({
+      approve: async () => ({
+        approved: false,
+        reason: "declined",
+        by: "lead",
+        message: "not on the hero asset",
+      }),
+    });
+    expect((await worded.check("delete", { names: ["hero"] }))?.message).toContain(
+      "(rule 'delete': not on the hero asset)",
+    );
+    expect(worded.records()).toEqual([
+      expect.objectContaining({ answer: "declined", by: "lead", summary: "delete hero" }),
+    ]);
+  });
+
   it("withdraws an open question when the script stops", async () => {
     const stop = new AbortController();
     let asked: () => void = () => {};
