@@ -300,6 +300,14 @@ describe("approval rules", { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("summarises a custom rule's call without arguments by the command's name alone", async () => {
+    const publish = commandApprovalRule({ name: "publish", commands: ["publish"] });
+    const { executor } = sceneExecutor({ ask: ["publish"], rules: [publish] });
+    const approve = recordingApprover();
+    await executor.execute('return dispatch("publish")', { approve });
+    expect(approve.questions.map((question) => question.summary)).toEqual(["publish"]);
+  });
+
   it("builds a custom rule from command names, summarised with the call's arguments", async () => {
     const publish = commandApprovalRule({ name: "publish", commands: ["publish"] });
     expect(publish).toMatchObject({ name: "publish", description: "running publish" });
@@ -334,6 +342,7 @@ describe("commandApprovalRule", () => {
     const signal = new AbortController().signal;
     const summary = (command: string, args: unknown) => rule.covers?.({ command, args, signal });
     expect(summary("exportAll", undefined)).toBe("exportAll");
+    expect(summary("exportAll", null)).toBe("exportAll");
     expect(summary("file", { save: true, path: "a.mb" })).toBe('file {"save":true,"path":"a.mb"}');
     const long = summary("file", { path: "p".repeat(400) }) as string;
     expect(long).toHaveLength("file ".length + 160);
