@@ -96,6 +96,20 @@ describe("the linked Maya adapter's approval rules over the stand-in", () => {
     expect(transforms()).toEqual(expect.arrayContaining(["box0", "box19"]));
   });
 
+  it("keeps the script one undo step: a failure after an approved delete brings the nodes back", async () => {
+    const { approve, asked } = person(true);
+    await run('dispatch("polyCube", { name: "kept" });', approve);
+    const result = await run(
+      'dispatch("select", ["kept"]); dispatch("delete"); throw new Error("changed my mind");',
+      approve,
+    );
+    expect(result).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    expect(asked.map((question) => question.summary)).toEqual([
+      "delete the selection (1 node: kept)",
+    ]);
+    expect(transforms()).toContain("kept");
+  });
+
   it("asks nothing for a save to a new file, and asks before saving over it", async () => {
     const { approve, asked } = person(true);
     await run('dispatch("file", { rename: "scenes/shot.ma", save: true });', approve);

@@ -12,6 +12,8 @@ import {
 } from "@dcc/executor";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMayaAdapter, type MayaAdapter } from "../adapter/maya-adapter.ts";
+import { MayaScene } from "../scene/maya-scene.ts";
+import { mayaApprovalRules } from "./maya-approval-rules.ts";
 
 /** An approver answering `yes` to every question, keeping what it was asked. */
 function person(yes: boolean): { approve: Approver; asked: ApprovalQuestion[] } {
@@ -275,5 +277,86 @@ describe("the simulated Maya adapter's approval rules", () => {
       expect(await covers("ogsRender", { query: true, camera: true })).toBeUndefined();
       expect(await covers("playblast", { activeEditor: true })).toBeUndefined();
     });
+  });
+
+  it("asks with a plain summary when a rule cannot read the scene", async () => {
+    const bare = createMayaAdapter();
+    const asking = createAdapterExecutor(bare, { approval: { ask: ["overwrite"] } });
+    try {
+      const { approve, asked } = person(false);
+      const result = await asking.execute(
+        'try { dispatch("file", { rename: "a", save: true }); } catch (e) { return e.code; }',
+        { timeoutSecs: 60, approve },
+      );
+      // Without a data folder the scene cannot say whether the file exists: asked all the same.
+      expect(output(result)).toBe("APPROVAL_DENIED");
+      expect(asked.map((question) => question.summary)).toEqual(["file"]);
+    } finally {
+      await asking.close();
+    }
+  });
+});
+
+describe("the Maya approval rules' words", () => {
+  let dataDir: string;
+  let scene: MayaScene;
+  const covers = async (rule: string, command: string, args: unknown, untitled = false) => {
+    const rules = mayaApprovalRules({
+      query: (name, callArgs) => scene.execute(name, callArgs),
+      ...(untitled ? { untitledSave: "unknown" as const } : { untitledSave: "fails" as const }),
+    });
+    const found = rules.find((candidate) => candidate.name === rule);
+    return found?.covers?.({ command, args, signal: new AbortController().signal });
+  };
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "dcc-maya-approval-"));
+    scene = new MayaScene({ dataDir });
+  });
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("covers removing a joint and a namespace with its content, not other namespace calls", async () => {
+    expect(await covers("delete", "removeJoint", ["joint2"])).toBe(
+      "remove 1 joint: joint2 from the skeleton",
+    );
+    expect(
+      await covers("delete", "namespace", {
+        removeNamespace: "chars",
+        deleteNamespaceContent: true,
+      }),
+    ).toBe("delete the namespace chars and every node in it");
+    expect(
+      await covers("delete", "namespace", {
+        removeNamespace: "chars",
+        mergeNamespaceWithRoot: true,
+      }),
+    ).toBeUndefined();
+    expect(await covers("delete", "namespace", { addNamespace: "chars" })).toBeUndefined();
+    expect(await covers("delete", "delete", { all: true, constraints: true })).toBe(
+      "delete all constraints in the scene",
+    );
+  });
+
+  it("finds the file an export without an extension writes", async () => {
+    scene.execute("file", { rename: "scenes/x.ma", save: true });
+    expect(
+      await covers("overwrite", "file", { args: ["scenes/x"], ea: true, type: "mayaAscii" }),
+    ).toBe("overwrite scenes/x.ma with an export of the whole scene");
+    expect(
+      await covers("overwrite", "file", { args: ["scenes/x"], es: true, type: "mayaBinary" }),
+    ).toBeUndefined();
+    expect(await covers("overwrite", "exportEdits", ["scenes/x.ma"])).toBe(
+      "overwrite scenes/x.ma with the reference edits",
+    );
+    expect(await covers("overwrite", "file", { args: ["scenes/y.ma"], ea: true })).toBeUndefined();
+  });
+
+  it("asks about an untitled save where the host may pick an existing file", async () => {
+    expect(await covers("overwrite", "file", { save: true })).toBeUndefined();
+    expect(await covers("overwrite", "file", { save: true }, true)).toBe(
+      "save the untitled scene (Maya names the file itself, and it may exist)",
+    );
   });
 });
