@@ -148,9 +148,11 @@ describe("the linked Maya adapter's approval rules over the stand-in", () => {
     expect(output(unchanged)).not.toBe("APPROVAL_DENIED");
     expect(asked).toEqual([]);
     expect(unchanged.stats.approvals).toBeUndefined();
+    // An absolute path inside the data folder is shown relative to it.
+    const target = JSON.stringify(join(session.dataDir, "scenes", "shot.ma"));
     const result = await run(
       `dispatch("polyPlane", { name: "work" });
-       try { dispatch("file", { args: ["scenes/shot.ma"], open: true, force: true }); } catch (e) { return e.code; }`,
+       try { dispatch("file", { args: [${target}], open: true, force: true }); } catch (e) { return e.code; }`,
       approve,
     );
     expect(output(result)).toBe("APPROVAL_DENIED");

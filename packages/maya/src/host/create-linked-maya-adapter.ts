@@ -1,7 +1,7 @@
-import { dirname, isAbsolute, relative } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DccApiCatalog } from "@dcc/catalog";
-import { type ApprovalRule, type CommandDefinition, CommandError } from "@dcc/executor";
+import { type CommandDefinition, CommandError } from "@dcc/executor";
 import type { DccSandboxMode } from "@dcc/link";
 import {
   createLinkedAdapter,
@@ -10,10 +10,10 @@ import {
   type LinkedLaunch,
 } from "@dcc/linked-adapter";
 import { mayaExecuteDescription } from "../adapter/maya-tool-texts.ts";
-import { mayaApprovalRules } from "../approval/maya-approval-rules.ts";
 import { createMayaCatalog } from "../catalog/maya-catalog.ts";
 import { mayaCommands } from "../catalog/maya-commands.ts";
 import { findMayapy } from "./find-mayapy.ts";
+import { linkedMayaApprovalRules } from "./internal/linked-maya-approval-rules.ts";
 import { toMayaCall } from "./internal/maya-call.ts";
 import { mayaHostInstructions } from "./maya-host-texts.ts";
 import { mayaPolicyRefusal } from "./maya-policy.ts";
@@ -168,56 +168,7 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
       if (typeof ping.dataDir === "string") dataDir = ping.dataDir;
     },
   });
-  adapter.approvalRules = () => linkedApprovalRules(() => ({ caller: link, dataDir, allow }));
+  const approvalRules = linkedMayaApprovalRules(() => ({ caller: link, dataDir, allow }));
+  adapter.approvalRules = () => approvalRules;
   return adapter;
-}
-
-/** Bound on one scene query of an approval rule (a throw asks with a plain summary). */
-const ruleQueryMs = 30_000;
-
-/**
- * The Maya rules over the link: a rule reads the scene with read-only `maya.cmd` queries; a call
- * the policy refuses is never asked about (it does not run); paths inside the data folder are
- * shown relative to it.
- */
-function linkedApprovalRules(
-  state: () => {
-    caller: LinkedCaller | undefined;
-    dataDir: string | undefined;
-    allow: readonly string[];
-  },
-): readonly ApprovalRule[] {
-  const rules = mayaApprovalRules({
-    query: (command, args, signal) => {
-      const { caller } = state();
-      if (caller === undefined) throw new Error("Maya has not been started");
-      const call = toMayaCall(args);
-      return caller.call(
-        command,
-        "maya.cmd",
-        { command, args: call.args, flags: call.flags },
-        AbortSignal.any([signal, AbortSignal.timeout(ruleQueryMs)]),
-      );
-    },
-    displayPath: (path) => {
-      const { dataDir } = state();
-      if (dataDir === undefined || !isAbsolute(path)) return path;
-      const inside = relative(dataDir, path);
-      return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? path : inside;
-    },
-  });
-  return rules.map((rule) => {
-    const covers = rule.covers;
-    if (covers === undefined) return rule;
-    return Object.freeze({
-      ...rule,
-      covers: (call: Parameters<typeof covers>[0]) => {
-        const { dataDir, allow } = state();
-        const refused =
-          dataDir !== undefined &&
-          mayaPolicyRefusal(call.command, toMayaCall(call.args), { dataDir, allow }) !== undefined;
-        return refused ? undefined : covers(call);
-      },
-    });
-  });
 }
