@@ -1,6 +1,6 @@
 // A dcc-farm-worker process that owns a real-Maya host (`--dcc maya --maya <mayapy>`), played by
 // the stand-in `mayapy` of @dcc/maya's tests (not a licensed Maya), on a real redis-server: a job
-// runs the seed's pattern there, and its delete waits for a pre-approval (the worker asks before it).
+// runs the seed's pattern there, and a delete runs only in a job that pre-approved it.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
