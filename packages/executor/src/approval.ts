@@ -130,7 +130,7 @@ export interface CommandApprovalRuleOptions {
 
 /**
  * A custom rule that covers every call of the named commands, with the call's arguments (cut to
- * 160 characters) as what it touches. This is what `--ask-rule publish=exportAll,file` builds.
+ * 160 characters; none for null) as what it touches. This is what `--ask-rule publish=exportAll,file` builds.
  */
 export function commandApprovalRule(options: CommandApprovalRuleOptions): ApprovalRule {
   const commands = Object.freeze([...options.commands]);
@@ -139,7 +139,8 @@ export function commandApprovalRule(options: CommandApprovalRuleOptions): Approv
     description: options.description ?? `running ${commands.join(", ")}`,
     commands,
     covers: ({ command, args }: ApprovalCall): string => {
-      const text = args === undefined ? "" : JSON.stringify(args);
+      // A script's `dispatch(name)` sends null: no arguments to show.
+      const text = args === undefined || args === null ? "" : JSON.stringify(args);
       const shown = text.length > 160 ? `${text.slice(0, 159)}…` : text;
       return shown === "" ? command : `${command} ${shown}`;
     },

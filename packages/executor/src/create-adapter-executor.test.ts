@@ -1,5 +1,7 @@
 import { DccApiCatalog } from "@dcc/catalog";
 import { afterEach, describe, expect, it } from "vitest";
+import { approvalScene } from "./__fixtures__/approval-scene.ts";
+import { commandApprovalRule } from "./approval.ts";
 import { createAdapterExecutor } from "./create-adapter-executor.ts";
 import type { DccAdapter } from "./dcc-adapter.ts";
 import type { DccApiExecutor } from "./dcc-api-executor.ts";
@@ -173,5 +175,96 @@ describe("createAdapterExecutor", { timeout: 60_000 }, () => {
     expect(() => createAdapterExecutor(twice)).toThrow(
       expect.objectContaining({ code: "DUPLICATE_COMMAND" }),
     );
+  });
+
+  describe("approval rules", () => {
+    it("turns on the adapter's shared rules named in ask, with the bound on a question", async () => {
+      const scene = approvalScene();
+      executor = createAdapterExecutor(scene, {
+        approval: { ask: ["delete"], timeoutSecs: 0.2 },
+      });
+      const asked: string[] = [];
+      const result = await executor.execute(
+        'dispatch("save", { path: "shot.mb" });\n' +
+          'try { dispatch("delete", { names: ["pSphere1"] }) } catch (e) { return e.data }',
+        {
+          // Never answers: the 0.2 s bound denies it.
+          approve: (question) => {
+            asked.push(question.rule);
+            return new Promise(() => {});
+          },
+        },
+      );
+      expect(result).toMatchObject({ output: { rule: "delete", reason: "timeout" } });
+      // overwrite is declared by the adapter but not on.
+      expect(asked).toEqual(["delete"]);
+      expect(scene.ran).toEqual(["save shot.mb"]);
+    });
+
+    it("refuses an ask name that is neither shared nor a given rule's, naming the known ones", () => {
+      const rules = [commandApprovalRule({ name: "publish", commands: ["publish"] })];
+      expect(() =>
+        createAdapterExecutor(approvalScene(), { approval: { ask: ["delete", "nuke"], rules } }),
+      ).toThrow(
+        expect.objectContaining({
+          name: "DccMcpError",
+          code: "INVALID_APPROVAL_RULE",
+          message:
+            "Unknown approval rule 'nuke': use one of delete, overwrite, open, render, publish, or define it as a custom rule",
+        }),
+      );
+    });
+
+    it("refuses a custom rule naming a command the adapter does not have", () => {
+      const rules = [commandApprovalRule({ name: "publish", commands: ["publish", "shipIt"] })];
+      expect(() =>
+        createAdapterExecutor(approvalScene(), { approval: { ask: ["publish"], rules } }),
+      ).toThrow(
+        expect.objectContaining({
+          code: "INVALID_APPROVAL_RULE",
+          message: "Approval rule 'publish' names commands scene does not have: shipIt",
+        }),
+      );
+    });
+
+    it("refuses a rule name that is not kebab-case and a bound that is not a positive number", () => {
+      const shouty = commandApprovalRule({ name: "Publish It", commands: ["publish"] });
+      expect(() =>
+        createAdapterExecutor(approvalScene(), {
+          approval: { ask: ["Publish It"], rules: [shouty] },
+        }),
+      ).toThrow(
+        expect.objectContaining({
+          code: "INVALID_APPROVAL_RULE",
+          message: expect.stringContaining('"Publish It"'),
+        }),
+      );
+      // Past a day the timer behind the bound would fire at once.
+      for (const timeoutSecs of [0, -1, Number.NaN, 86_401, 3e6]) {
+        expect(() =>
+          createAdapterExecutor(approvalScene(), { approval: { ask: ["delete"], timeoutSecs } }),
+        ).toThrow(
+          expect.objectContaining({
+            code: "INVALID_LIMITS",
+            message: expect.stringContaining("approval.timeoutSecs"),
+          }),
+        );
+      }
+    });
+
+    it("asks nothing for a shared rule the adapter does not declare, or an empty ask", async () => {
+      const adapter = counterAdapter();
+      for (const approval of [{ ask: ["delete"] }, { ask: [] }]) {
+        const own = createAdapterExecutor(adapter, { approval });
+        try {
+          // No approver: any question would be denied as no-one-to-ask.
+          await expect(own.execute('return dispatch("increment")')).resolves.toMatchObject({
+            success: true,
+          });
+        } finally {
+          await own.close();
+        }
+      }
+    });
   });
 });

@@ -35,7 +35,7 @@ export interface AdapterApprovalOptions {
   ask: readonly string[];
   /** Custom rules (e.g. from `commandApprovalRule`); each is on when `ask` names it. */
   rules?: readonly ApprovalRule[];
-  /** Bound on one question, in seconds (default 120). */
+  /** Bound on one question, in seconds (default 120, at most 86400). */
   timeoutSecs?: number;
 }
 

@@ -84,8 +84,8 @@ export interface ApprovalSettings {
   /** The rules that are on. */
   rules: readonly ApprovalRule[];
   /**
-   * Bound on one question, in seconds (default 120): with no answer by then the command is
-   * denied (`reason: "timeout"`).
+   * Bound on one question, in seconds (default 120, at most 86400): with no answer by then the
+   * command is denied (`reason: "timeout"`).
    */
   timeoutSecs?: number;
 }
@@ -155,7 +155,8 @@ export class DccApiExecutor {
   /**
    * @throws {DccMcpError} code `INVALID_LIMITS` for a bad limit, a pool too small for it, a
    *   `scriptsAtOnce` that is not a positive integer or a pool larger than it, or a bad
-   *   `transactionWaitMs` or `maxHostCallSpans`.
+   *   `transactionWaitMs`, `maxHostCallSpans` or `approval.timeoutSecs`; code
+   *   `INVALID_APPROVAL_RULE` for an approval rule without a kebab-case name or a commands list.
    */
   constructor(dccName: string, options: DccApiExecutorOptions = {}) {
     this.dccName = dccName;
@@ -317,16 +318,25 @@ export class DccApiExecutor {
   }
 }
 
+/** The longest bound on one approval question: a day. */
+const maxApprovalTimeoutSecs = 86_400;
+
 /** The checked approval settings, or undefined when no rule is on. */
 function approvalOf(
   settings: ApprovalSettings | undefined,
 ): { rules: readonly ApprovalRule[]; timeoutMs: number } | undefined {
   if (settings === undefined || settings.rules.length === 0) return undefined;
   const timeoutSecs = settings.timeoutSecs ?? 120;
-  if (typeof timeoutSecs !== "number" || !Number.isFinite(timeoutSecs) || timeoutSecs <= 0) {
+  // Bounded: a timer longer than 2^31 ms fires at once, and a paused clock stays off ~12 days.
+  if (
+    typeof timeoutSecs !== "number" ||
+    !Number.isFinite(timeoutSecs) ||
+    timeoutSecs <= 0 ||
+    timeoutSecs > maxApprovalTimeoutSecs
+  ) {
     throw new DccMcpError({
       code: "INVALID_LIMITS",
-      message: `approval.timeoutSecs must be a positive number of seconds, not ${String(timeoutSecs)}`,
+      message: `approval.timeoutSecs must be a positive number of seconds up to ${maxApprovalTimeoutSecs} (a day), not ${String(timeoutSecs)}`,
     });
   }
   for (const rule of settings.rules) {

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { commandApprovalRule } from "./approval.ts";
 import { DccApiExecutor } from "./dcc-api-executor.ts";
 import type { DispatchLane } from "./dispatch-lane.ts";
 import { SandboxPool } from "./sandbox-pool.ts";
@@ -145,6 +146,33 @@ describe("dispatch lanes", () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it("keeps a command an active approval rule names off the lane: its question is asked first", async () => {
+    mainCalls.length = 0;
+    const questions: string[] = [];
+    const executor = new DccApiExecutor("test", {
+      dispatcher: new ToolDispatcher(registry),
+      pool,
+      dispatchLane: () => ({ module, data: { host: "one" }, commands, key: "one" }),
+      approval: { rules: [commandApprovalRule({ name: "publish", commands: ["lane.echo"] })] },
+    });
+    const result = await executor.execute(
+      'return [dispatch("lane.echo", { n: 1 }), dispatch("lane.decline", {}), (() => { try { dispatch("lane.fail", {}) } catch (e) { return e.code } })()]',
+      {
+        approve: async (question) => {
+          questions.push(question.summary);
+          return { approved: true };
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      success: true,
+      // lane.fail, named by no rule, still runs on the lane (the main thread's would succeed).
+      output: [{ via: "main", args: { n: 1 } }, { via: "main" }, "NOT_FOUND"],
+    });
+    expect(mainCalls).toEqual(["lane.echo", "lane.decline"]);
+    expect(questions).toEqual(['lane.echo {"n":1}']);
   });
 
   it("runs without the lane when it cannot open, or the adapter's callback throws", async () => {

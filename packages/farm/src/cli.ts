@@ -7,7 +7,7 @@ import { createLinkedMayaAdapter, createMayaAdapter } from "@dcc/maya";
 import { createAuditLog } from "@dcc/mcp-bridge/audit";
 import { FarmError } from "./farm-error.ts";
 import { parseWorkerArguments, wantsUsage, workerUsage } from "./internal/worker-arguments.ts";
-import { runFarmWorker } from "./run-farm-worker.ts";
+import { type FarmWorker, runFarmWorker } from "./run-farm-worker.ts";
 import { startTracing, type Tracing } from "./start-tracing.ts";
 
 type Sandbox = "auto" | "on" | "off" | undefined;
@@ -92,17 +92,30 @@ async function main(): Promise<void> {
           ...(auditScript === undefined ? {} : { script: auditScript }),
           onWarning: (message) => process.stderr.write(`dcc-farm-worker: ${message}\n`),
         });
-  const worker = await runFarmWorker({
-    ...options,
-    ...(audit === undefined ? {} : { onToolCall: audit.record }),
-    adapter,
-    onHostStatus: (status) =>
-      process.stderr.write(
-        status.state === "ready"
-          ? "dcc-farm-worker: host ready; taking jobs\n"
-          : `dcc-farm-worker: host unavailable (${status.reason}); taking no jobs until it is back\n`,
-      ),
-  });
+  let worker: FarmWorker;
+  try {
+    worker = await runFarmWorker({
+      ...options,
+      ...(audit === undefined ? {} : { onToolCall: audit.record }),
+      adapter,
+      onHostStatus: (status) =>
+        process.stderr.write(
+          status.state === "ready"
+            ? "dcc-farm-worker: host ready; taking jobs\n"
+            : `dcc-farm-worker: host unavailable (${status.reason}); taking no jobs until it is back\n`,
+        ),
+    });
+  } catch (error) {
+    // An approval rule the adapter cannot take (a custom rule naming commands it lacks) is a bad
+    // flag like the others; the worker closed the adapter.
+    if (error instanceof Error && (error as { code?: unknown }).code === "INVALID_APPROVAL_RULE") {
+      process.stderr.write(`dcc-farm-worker: ${error.message}\n`);
+      await audit?.close();
+      await tracing?.shutdown(5000);
+      process.exit(2);
+    }
+    throw error;
+  }
   const stop = (): void => {
     // The spans of the last jobs are sent before exiting, within a bounded wait.
     void worker

@@ -4,6 +4,8 @@ export const FarmErrorCode = {
   REDIS_UNAVAILABLE: "REDIS_UNAVAILABLE",
   /** Bad options: a missing pool, an unparsable Redis URL, a bad bound. */
   INVALID_CONFIG: "INVALID_CONFIG",
+  /** A job submission the queue refuses, e.g. a malformed `preapproved`; nothing was queued. */
+  INVALID_SUBMISSION: "INVALID_SUBMISSION",
 } as const;
 
 /** One of the {@link FarmErrorCode} values. */

@@ -9,6 +9,7 @@ import { type ConnectionOptions, Queue, QueueEventsProducer } from "bullmq";
 import { Redis } from "ioredis";
 import { FarmError } from "./farm-error.ts";
 import type { FarmRedisOptions } from "./farm-redis-options.ts";
+import { preapprovedProblem } from "./internal/approval-names.ts";
 import {
   cancelEvent,
   cancelKey,
@@ -231,9 +232,17 @@ export function createFarmJobQueue(options: FarmJobQueueOptions): FarmJobQueue {
           new FarmError({ code: "INVALID_CONFIG", message: "Job ids are UUIDs" }),
         );
       }
-      const { jobId, ...fields } = submission;
+      const problem = preapprovedProblem(submission.preapproved);
+      if (problem !== undefined) {
+        return Promise.reject(new FarmError({ code: "INVALID_SUBMISSION", message: problem }));
+      }
+      const { jobId, preapproved, ...fields } = submission;
       return (async () => {
-        const data: FarmJobData = { ...fields };
+        const data: FarmJobData = {
+          ...fields,
+          // Each rule once, as the worker passes them to the executor.
+          ...(preapproved === undefined ? {} : { preapproved: [...new Set(preapproved)] }),
+        };
         if (submission.filePath !== undefined) {
           if (scripts === undefined) {
             throw new FarmError({

@@ -1,6 +1,6 @@
 // A dcc-farm-worker process that owns a real-Maya host (`--dcc maya --maya <mayapy>`), played by
 // the stand-in `mayapy` of @dcc/maya's tests (not a licensed Maya), on a real redis-server: a job
-// runs the seed's pattern there.
+// runs the seed's pattern there, and a delete runs only in a job that pre-approved it.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -68,6 +68,11 @@ describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
       standInMayapy,
       "--data-dir",
       dataDir,
+      // A custom rule over Maya's delete: jobs may delete only when pre-approved.
+      "--ask",
+      "remove-nodes",
+      "--ask-rule",
+      "remove-nodes=delete",
     ]);
   }, 300_000);
 
@@ -100,5 +105,38 @@ describe.skipIf(!required)(title, { timeout: 300_000 }, () => {
     ]);
     // The calls reached the Maya side through maya.cmds, not the in-process simulation.
     expect(scene.calls.filter((name) => name === "polySphere")).toHaveLength(5);
+  });
+
+  it("denies a delete the job did not pre-approve, and runs it when it did", async () => {
+    const code = (name: string) =>
+      `dispatch("polyCube", { name: "${name}" });
+       let denied = null;
+       try { dispatch("delete", "${name}"); } catch (e) { denied = [e.code, e.data.reason]; }
+       return { denied, exists: dispatch("objExists", "${name}") };`;
+    const run = async (name: string, preapproved?: string[]) => {
+      const record = await queue.submit({
+        jobId: randomUUID(),
+        dccName: "maya",
+        code: code(name),
+        timeoutSecs: 120,
+        ...(preapproved === undefined ? {} : { preapproved }),
+      });
+      return (await pollUntil(() => queue.get(record.jobId), finished))?.result;
+    };
+    const deletesBefore = scene.calls.filter((name) => name === "delete").length;
+    expect(await run("keptCrate")).toMatchObject({
+      success: true,
+      output: { denied: ["APPROVAL_DENIED", "no-one-to-ask"], exists: true },
+    });
+    // The denied delete never reached the Maya side.
+    expect(scene.calls.filter((name) => name === "delete")).toHaveLength(deletesBefore);
+    expect(await run("goneCrate", ["remove-nodes"])).toMatchObject({
+      success: true,
+      output: { denied: null, exists: false },
+      stats: {
+        approvals: [expect.objectContaining({ rule: "remove-nodes", answer: "preapproved" })],
+      },
+    });
+    expect(scene.calls.filter((name) => name === "delete")).toHaveLength(deletesBefore + 1);
   });
 });

@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type AdapterApprovalOptions,
   createAdapterExecutor,
   type DccAdapter,
   type DccHostStatus,
@@ -14,6 +15,7 @@ import type { DccToolCallObserver } from "@dcc/mcp-bridge";
 import { type ConnectionOptions, type Job, QueueEvents, WaitingError, Worker } from "bullmq";
 import { FarmError } from "./farm-error.ts";
 import type { FarmRedisOptions } from "./farm-redis-options.ts";
+import { preapprovedProblem } from "./internal/approval-names.ts";
 import {
   cancelEvent,
   cancelStreamName,
@@ -38,6 +40,14 @@ export interface FarmWorkerOptions {
   adapter: DccAdapter;
   /** Sandbox limits of every job this worker runs. */
   limits?: Partial<ExecutorLimits>;
+  /**
+   * Approval rules this worker's jobs are held to: `ask` names the rules that are on (the shared
+   * `delete`, `overwrite`, `open`, `render` as the adapter declares them, or custom ones in
+   * `rules`, e.g. from `commandApprovalRule`). Nobody can be asked on a farm, so a command under
+   * a rule that is on runs only when the job's submission pre-approved the rule (`preapproved`);
+   * otherwise it fails with `APPROVAL_DENIED`, reason `no-one-to-ask`, and nothing of it ran.
+   */
+  approval?: Pick<AdapterApprovalOptions, "ask" | "rules">;
   /** How long a job's lock lasts without renewal, in ms: a killed worker's job is found after this. Default 30 000. */
   lockDurationMs?: number;
   /** How often this worker looks for jobs whose worker died, in ms. Default 30 000. */
@@ -76,7 +86,10 @@ export interface FarmWorker {
  * Runs one farm worker: starts `adapter`, then takes jobs of `pool` one at a time, runs each in
  * the adapter's sandbox with its limits and the job's timeout, reports progress and console
  * lines to the job while it runs, and stops a job when any server asks to cancel it.
- * @throws {@link FarmError} `INVALID_CONFIG` for a bad pool or Redis URL; whatever `adapter.start` throws.
+ * @throws {@link FarmError} `INVALID_CONFIG` for a bad pool or Redis URL; `INVALID_APPROVAL_RULE`
+ *   (a `DccMcpError` of `@dcc/executor`) for an `approval.ask` name that is neither shared nor a
+ *   custom rule's, or a custom rule naming commands the adapter lacks (the adapter is closed
+ *   again); whatever `adapter.start` throws.
  */
 export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWorker> {
   if (!poolPattern.test(options.pool)) {
@@ -108,15 +121,33 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
     options.startTimeoutMs ?? 60_000,
     () => controller.abort(),
   );
-  const limits = options.limits === undefined ? {} : { limits: options.limits };
-  const executor = createAdapterExecutor(adapter, limits);
+  // The same limits and approval rules for code jobs and materialized scripts' jobs.
+  const shared = {
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.approval === undefined
+      ? {}
+      : {
+          approval: {
+            ask: options.approval.ask,
+            ...(options.approval.rules === undefined ? {} : { rules: options.approval.rules }),
+          },
+        }),
+  };
+  let executor: ReturnType<typeof createAdapterExecutor>;
+  try {
+    executor = createAdapterExecutor(adapter, shared);
+  } catch (error) {
+    // A rule that does not fit the adapter: the DCC just started is not left running.
+    await Promise.allSettled([Promise.resolve(adapter.close?.())]);
+    throw error;
+  }
   // Materialized scripts' jobs bring their content; this worker writes it to a folder of its own
   // that exists only while such a job runs. A folder left by a killed worker is swept at start.
   await sweepScriptFolders();
   const scriptsRoot = join(tmpdir(), `${scriptFolderPrefix}${process.pid}-${randomUUID()}`);
   const scripts = new ScriptStore({ root: scriptsRoot });
   const scriptExecutor = createAdapterExecutor(adapter, {
-    ...limits,
+    ...shared,
     scripts,
     pool: executor.pool,
   });
@@ -137,19 +168,25 @@ export async function runFarmWorker(options: FarmWorkerOptions): Promise<FarmWor
         throw new WaitingError();
       }
       const startedAt = performance.now();
-      return runTracedJob(name, String(job.id), job.data.trace, () =>
-        runFarmJob(job, {
-          executor,
-          scriptExecutor,
-          scripts,
-          signal: signal ?? new AbortController().signal,
-          // Asked before the job started: in its data when it was queued, else in an event heard
-          // before this worker tracked the job (one heard after it aborts `signal`).
-          cancelFlag: async () =>
-            job.data.cancelReason ?? recentCancels.get(String(job.id)) ?? null,
-          maxResultChars,
-          maxLogLines,
-        }),
+      return runTracedJob(
+        name,
+        String(job.id),
+        job.data.trace,
+        () =>
+          runFarmJob(job, {
+            executor,
+            scriptExecutor,
+            scripts,
+            signal: signal ?? new AbortController().signal,
+            // Asked before the job started: in its data when it was queued, else in an event heard
+            // before this worker tracked the job (one heard after it aborts `signal`).
+            cancelFlag: async () =>
+              job.data.cancelReason ?? recentCancels.get(String(job.id)) ?? null,
+            maxResultChars,
+            maxLogLines,
+          }),
+        // Malformed data fails the job (runFarmJob says why) and is not put on the span.
+        preapprovedProblem(job.data.preapproved) === undefined ? job.data.preapproved : undefined,
       )
         .then((result) => {
           try {

@@ -26,6 +26,13 @@ export interface JobQueueSubmission {
   keepPartialChanges?: boolean;
   /** The undo step's name, after the call. */
   undoLabel?: string;
+  /**
+   * Approval rules approved in advance for this job (e.g. `["delete"]`): an async or farm job has
+   * nobody to ask, so a command under a rule the worker asks before runs only when its rule is
+   * here, and is denied (`APPROVAL_DENIED`, reason `no-one-to-ask`) otherwise. Kebab-case rule
+   * names; a queue may refuse malformed ones.
+   */
+  preapproved?: string[];
   /** The MCP session that submitted the job. */
   sessionId?: string;
   /** The execute tool that submitted it, e.g. `dcc_execute`: the worker's audit line names it. */

@@ -32,7 +32,12 @@ export interface ApprovalGateOptions {
 /** How one rule stands in a script. */
 type RuleState =
   | { readonly status: "approved" }
-  | { readonly status: "denied"; readonly reason: ApprovalDenialReason; readonly message: string };
+  | {
+      readonly status: "denied";
+      readonly reason: ApprovalDenialReason;
+      /** The answer's own words, if it gave any. */
+      readonly message: string | undefined;
+    };
 
 /** A script's approval rules, asked at most once each. */
 export class ApprovalGate {
@@ -114,11 +119,14 @@ export class ApprovalGate {
   ): Promise<CommandError | undefined> {
     const state = this.#states.get(rule.name);
     if (state?.status === "approved") return undefined;
-    if (state?.status === "denied") return this.#denial(rule, command, state);
+    // Whether the rule covers this call is the host's time, not the person's: the clock runs
+    // meanwhile, so the script's deadline bounds a rule that asks the host (its signal aborts).
+    const summary = await this.#summary(rule, command, args);
+    if (summary === undefined) return undefined;
+    // A denied rule still lets through the calls it does not cover (a save to a new file).
+    if (state?.status === "denied") return this.#denial(rule, command, summary, state);
     const resume = this.#options.clock.pause();
     try {
-      const summary = await this.#summary(rule, command, args);
-      if (summary === undefined) return undefined;
       return await this.#ask(rule, command, summary);
     } finally {
       resume();
@@ -158,8 +166,7 @@ export class ApprovalGate {
         });
         return undefined;
       }
-      const message = deniedText(rule.name, summary, answer.reason, answer.message);
-      const denied = { status: "denied" as const, reason: answer.reason, message };
+      const denied = { status: "denied" as const, reason: answer.reason, message: answer.message };
       this.#states.set(rule.name, denied);
       this.#records.push({
         rule: rule.name,
@@ -169,7 +176,7 @@ export class ApprovalGate {
         ...(answer.by === undefined ? {} : { by: answer.by }),
         waitedMs,
       });
-      return this.#denial(rule, command, denied);
+      return this.#denial(rule, command, summary, denied);
     };
     if (preapproved.includes(rule.name)) return settle("preapproved");
     if (approve === undefined) return settle({ approved: false, reason: "no-one-to-ask" });
@@ -181,8 +188,10 @@ export class ApprovalGate {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<ApprovalAnswer>((resolve) => {
       timer = setTimeout(() => {
-        withdraw.abort(new Error("no answer in time"));
+        // Settled before the withdrawal, whose listeners settle `stopped`: the first settled
+        // wins the race, and this is a timeout, not a cancel.
         resolve({ approved: false, reason: "timeout" });
+        withdraw.abort(new Error("no answer in time"));
       }, timeoutMs);
     });
     const stopped = new Promise<ApprovalAnswer>((resolve) => {
@@ -204,7 +213,7 @@ export class ApprovalGate {
           summary,
           signal: withdraw.signal,
         }),
-      ).catch((): ApprovalAnswer => ({ approved: false, reason: "cancelled" }));
+      ).then(answerOf, (): ApprovalAnswer => ({ approved: false, reason: "cancelled" }));
     } catch {
       asked = Promise.resolve({ approved: false, reason: "cancelled" });
     }
@@ -221,16 +230,43 @@ export class ApprovalGate {
   #denial(
     rule: ApprovalRule,
     command: string,
+    summary: string,
     denied: Extract<RuleState, { status: "denied" }>,
   ): CommandError {
     return new CommandError({
       command,
       code: commandErrorCodes.approvalDenied,
-      message: denied.message,
+      message: deniedText(rule.name, summary, denied.reason, denied.message),
       completion: "not_started",
       data: { rule: rule.name, reason: denied.reason },
     });
   }
+}
+
+const denialReasons: ReadonlySet<unknown> = new Set<ApprovalDenialReason>([
+  "declined",
+  "cancelled",
+  "timeout",
+  "unanswerable",
+  "no-one-to-ask",
+]);
+
+/**
+ * An approver's answer as the gate reads it: only `approved: true` is a yes, and anything that is
+ * not an answer (a missing or unknown reason, no object at all) is a dismissal.
+ */
+function answerOf(answer: unknown): ApprovalAnswer {
+  if (typeof answer !== "object" || answer === null)
+    return { approved: false, reason: "cancelled" };
+  const { approved, reason, by, message } = answer as Record<string, unknown>;
+  const who = typeof by === "string" ? { by } : {};
+  if (approved === true) return { approved: true, ...who };
+  return {
+    approved: false,
+    reason: denialReasons.has(reason) ? (reason as ApprovalDenialReason) : "cancelled",
+    ...who,
+    ...(typeof message === "string" ? { message } : {}),
+  };
 }
 
 function deniedText(

@@ -3,6 +3,7 @@ import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, describe, expect, it } from "vitest";
 import { pool, registry } from "../__fixtures__/executor-under-test.ts";
+import { commandApprovalRule } from "../approval.ts";
 import { DccApiExecutor } from "../dcc-api-executor.ts";
 import { ToolDispatcher } from "../tool-dispatcher.ts";
 
@@ -68,6 +69,48 @@ describe("script and host-call spans", () => {
     expect(script?.status.code).toBe(SpanStatusCode.ERROR);
     expect(script?.attributes["error.type"]).toBe("SCRIPT_ERROR");
     expect(script?.attributes["dcc.script.success"]).toBe(false);
+  });
+
+  it("adds a dcc.approval event per question to the script span", async () => {
+    const approving = new DccApiExecutor("maya", {
+      dispatcher: new ToolDispatcher(registry),
+      pool,
+      approval: {
+        rules: [
+          commandApprovalRule({ name: "publish", commands: ["echo"] }),
+          commandApprovalRule({ name: "tally", commands: ["add"] }),
+        ],
+      },
+    });
+    const result = await approving.execute(
+      'dispatch("echo", 1); dispatch("echo", 2); try { dispatch("add", { a: 1, b: 2 }) } catch {} return 1',
+      {
+        approve: async (question) =>
+          question.rule === "publish"
+            ? { approved: true, by: "lead" }
+            : { approved: false, reason: "declined" },
+      },
+    );
+    expect(result.success).toBe(true);
+    const script = exporter.getFinishedSpans().find((span) => span.name === "dcc.script");
+    const events = script?.events.filter((event) => event.name === "dcc.approval") ?? [];
+    expect(events.map((event) => event.attributes)).toEqual([
+      {
+        "dcc.approval.rule": "publish",
+        "dcc.command": "echo",
+        "dcc.approval.summary": "echo 1",
+        "dcc.approval.answer": "approved",
+        "dcc.approval.by": "lead",
+        "dcc.approval.waited_ms": expect.any(Number),
+      },
+      {
+        "dcc.approval.rule": "tally",
+        "dcc.command": "add",
+        "dcc.approval.summary": 'add {"a":1,"b":2}',
+        "dcc.approval.answer": "declined",
+        "dcc.approval.waited_ms": expect.any(Number),
+      },
+    ]);
   });
 
   it("refuses a negative cap", () => {

@@ -73,3 +73,37 @@ export async function startWorker(
     },
   };
 }
+
+/** How a worker process that was expected to refuse to start ended. */
+export interface RefusedStart {
+  /** Its exit code (null when a signal ended it). */
+  code: number | null;
+  /** What it wrote to stderr. */
+  stderr: string;
+}
+
+/**
+ * Runs dcc-farm-worker from source with exactly `args` and `env` over this process's
+ * environment, and waits (up to 240 s, a loaded machine; then it is killed) until it exits. For
+ * flags it must refuse; a worker that reports ready is stopped and the test told so.
+ */
+export async function runRefusedWorker(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RefusedStart> {
+  const child = spawnTied(
+    process.execPath,
+    ["--conditions=@dcc/source", "--import", "tsx", "src/cli.ts", ...args],
+    { cwd: packageDir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (stderr.includes("ready, pool")) child.kill("SIGTERM");
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
+  // `close`, not `exit`: by then all of stderr has been read.
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  clearTimeout(timer);
+  return { code, stderr };
+}

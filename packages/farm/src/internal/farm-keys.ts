@@ -16,6 +16,12 @@ export interface FarmJobData {
   keepPartialChanges?: boolean;
   /** The undo step's name, after the call. */
   undoLabel?: string;
+  /**
+   * Approval rules the submission approved in advance (a farm job has nobody to ask): the
+   * worker's executor runs their commands without a question, and the result's
+   * `stats.approvals` records them as `preapproved`.
+   */
+  preapproved?: string[];
   sessionId?: string;
   /** The execute tool that submitted the job, for the worker's audit line. */
   tool?: string;

@@ -43,13 +43,15 @@ export function startSubmitTrace(queue: string, jobId: string): SubmitTrace {
 
 /**
  * Runs `work` under the `process <queue>` span of a job, a child of the context its data carries
- * (none: a new trace), and ends the span with the job's envelope.
+ * (none: a new trace), and ends the span with the job's envelope. `preapproved` (the job's
+ * pre-approved rules) becomes the span's `dcc.job.preapproved`.
  */
 export async function runTracedJob<T extends { success: boolean; [field: string]: unknown }>(
   queue: string,
   jobId: string,
   carrier: unknown,
   work: () => Promise<T>,
+  preapproved?: readonly string[],
 ): Promise<T> {
   const parent = parentOf(carrier);
   const span = tracer.startSpan(
@@ -62,6 +64,11 @@ export async function runTracedJob<T extends { success: boolean; [field: string]
         "messaging.destination.name": queue,
         "messaging.message.id": jobId,
         "dcc.job.id": jobId,
+        // What the submission approved in advance; each question's answer is a `dcc.approval`
+        // event on the script's span below this one.
+        ...(preapproved === undefined || preapproved.length === 0
+          ? {}
+          : { "dcc.job.preapproved": [...preapproved] }),
       },
     },
     parent,

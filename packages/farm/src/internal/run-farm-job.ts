@@ -10,6 +10,7 @@ import {
   type ScriptStore,
 } from "@dcc/executor";
 import type { Job } from "bullmq";
+import { preapprovedProblem } from "./approval-names.ts";
 import type { FarmJobData } from "./farm-keys.ts";
 
 type Envelope = { success: boolean; message: string; [field: string]: unknown };
@@ -40,6 +41,9 @@ export async function runFarmJob(
   if (flagged !== null || signal.aborted) {
     return cancelled(dccName, flagged ?? String(signal.reason ?? "Job cancelled"));
   }
+  // Checked at submission; again here, as a job's data is whatever Redis holds.
+  const problem = preapprovedProblem(job.data.preapproved);
+  if (problem !== undefined) return invalid(dccName, problem);
   let lines = 0;
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): void => {
@@ -51,6 +55,8 @@ export async function runFarmJob(
     // The same transaction as in the server's process: rolled back on failure unless kept.
     ...(job.data.keepPartialChanges === true ? { keepPartialChanges: true } : {}),
     ...(typeof job.data.undoLabel === "string" ? { undoLabel: job.data.undoLabel } : {}),
+    // Nobody can be asked on a worker: only these rules' commands run; the others are denied.
+    ...(job.data.preapproved === undefined ? {} : { preapproved: job.data.preapproved }),
     signal,
     onProgress: (progress) => track(job.updateProgress({ ...progress })),
     onLog: (entry) => {

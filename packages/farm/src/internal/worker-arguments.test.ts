@@ -59,6 +59,77 @@ describe("parseWorkerArguments", () => {
     );
   });
 
+  it("takes the approval rules from --ask, else DCC_MCP_ASK, and custom rules from --ask-rule", () => {
+    const maya = ["--dcc", "maya"];
+    expect(parseWorkerArguments([...maya, "--ask", "delete, overwrite,delete"], {})).toMatchObject({
+      approval: { ask: ["delete", "overwrite"] },
+    });
+    expect(parseWorkerArguments(maya, { DCC_MCP_ASK: "render" })).toMatchObject({
+      approval: { ask: ["render"] },
+    });
+    // The flag wins, and an empty one turns the environment's rules off.
+    expect(
+      parseWorkerArguments([...maya, "--ask", "open"], { DCC_MCP_ASK: "render" }),
+    ).toMatchObject({ approval: { ask: ["open"] } });
+    expect(
+      parseWorkerArguments([...maya, "--ask", ""], { DCC_MCP_ASK: "render" }),
+    ).not.toHaveProperty("approval");
+    expect(parseWorkerArguments(maya, {})).not.toHaveProperty("approval");
+
+    const parsed = parseWorkerArguments(
+      [...maya, "--ask", "delete,publish", "--ask-rule", "publish=exportAll,file"],
+      {},
+    );
+    expect(parsed.approval?.ask).toEqual(["delete", "publish"]);
+    expect(parsed.approval?.rules).toHaveLength(1);
+    expect(parsed.approval?.rules?.[0]).toMatchObject({
+      name: "publish",
+      commands: ["exportAll", "file"],
+    });
+  });
+
+  it("refuses approval flags it cannot use, naming the problem", () => {
+    const maya = ["--dcc", "maya"];
+    expect(() => parseWorkerArguments([...maya, "--ask", "delete,nuke"], {})).toThrow(
+      'Unknown approval rule "nuke" in --ask: use one of delete, overwrite, open, render, or define it with --ask-rule nuke=<command,...>',
+    );
+    expect(() => parseWorkerArguments(maya, { DCC_MCP_ASK: "Delete" })).toThrow(
+      'Unknown approval rule "Delete" in DCC_MCP_ASK',
+    );
+    expect(() =>
+      parseWorkerArguments([...maya, "--ask", "delete", "--ask-rule", "delete=delete"], {}),
+    ).toThrow("--ask-rule delete: delete is a shared rule");
+    expect(() =>
+      parseWorkerArguments([...maya, "--ask", "x", "--ask-rule", "Publish=file"], {}),
+    ).toThrow("the rule's name must be kebab-case");
+    expect(() =>
+      parseWorkerArguments([...maya, "--ask", "publish", "--ask-rule", "publish"], {}),
+    ).toThrow("name the commands it covers, e.g. --ask-rule publish=exportAll,file");
+    expect(() =>
+      parseWorkerArguments(
+        [...maya, "--ask", "publish", "--ask-rule", "publish=file,,exportAll"],
+        {},
+      ),
+    ).toThrow("name the commands it covers");
+    expect(() =>
+      parseWorkerArguments(
+        [
+          ...maya,
+          "--ask",
+          "publish",
+          "--ask-rule",
+          "publish=file",
+          "--ask-rule",
+          "publish=exportAll",
+        ],
+        {},
+      ),
+    ).toThrow("--ask-rule publish is defined twice");
+    expect(() => parseWorkerArguments([...maya, "--ask-rule", "publish=file"], {})).toThrow(
+      "--ask-rule publish defines a rule that is not on: add it to DCC_MCP_ASK (e.g. --ask publish)",
+    );
+  });
+
   it("names what is wrong", () => {
     expect(() => parseWorkerArguments([], {})).toThrow("--dcc is required");
     expect(() => parseWorkerArguments(["--dcc", "maya", "--lock-duration-ms", "soon"], {})).toThrow(

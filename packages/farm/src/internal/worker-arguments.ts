@@ -1,8 +1,10 @@
 // dcc-farm-worker's command line: the DCC, the pool, Redis from flags or the environment.
 import { parseArgs } from "node:util";
+import { type ApprovalRule, commandApprovalRule } from "@dcc/executor";
 import { FarmError } from "../farm-error.ts";
 import { farmRedisFromSettings } from "../farm-redis-from-settings.ts";
 import type { FarmRedisOptions } from "../farm-redis-options.ts";
+import { maxRuleNameLength, ruleNamePattern, sharedRuleNames } from "./approval-names.ts";
 
 /** What the command line asks for. */
 export interface WorkerArguments {
@@ -25,14 +27,19 @@ export interface WorkerArguments {
   auditLog?: string;
   /** `--audit-no-script`: leave the script's text out of the audit log (its hash stays). */
   auditScript?: boolean;
+  /**
+   * `--ask` (or `DCC_MCP_ASK`) and `--ask-rule`: the approval rules that are on, and the custom
+   * rules defined. Absent when no rule is on.
+   */
+  approval?: { ask: string[]; rules?: ApprovalRule[] };
 }
 
 /** The usage text. */
-export const workerUsage = `Usage: dcc-farm-worker --dcc maya|blender [--pool <dcc>] [--data-dir <folder>]
+export const workerUsage: string = `Usage: dcc-farm-worker --dcc maya|blender [--pool <dcc>] [--data-dir <folder>]
   [--maya simulated|mayapy|<path to mayapy>]
   [--redis redis://127.0.0.1:6379] [--redis-tls] [--prefix dcc] [--lock-duration-ms 30000]
   [--stalled-interval-ms 30000] [--max-stalled-count 0] [--sandbox auto|on|off]
-  [--audit-log <file>] [--audit-no-script]
+  [--audit-log <file>] [--audit-no-script] [--ask <rule,...>] [--ask-rule <name>=<command,...>]
 --dcc blender runs a headless Blender (blender on PATH or BLENDER_BIN) whose files stay inside
 --data-dir, which it needs. --dcc maya runs the simulated scene, or with --maya mayapy (or
 MAYAPY_BIN set, or --maya <path>) a real headless Maya whose files stay inside --data-dir.
@@ -41,7 +48,11 @@ On Linux a launched Blender or Maya runs in an OS sandbox (bubblewrap) where tha
 The Redis URL may also come from DCC_FARM_REDIS_URL, and the password only from
 DCC_FARM_REDIS_PASSWORD (a URL holding one is refused: command lines are visible to all users). --audit-log writes one JSON line per job
 (the same job id as the server's submission line; rotated at 100 MiB, 10 files kept);
---audit-no-script leaves the scripts' text out.`;
+--audit-no-script leaves the scripts' text out.
+--ask delete,overwrite (or DCC_MCP_ASK; the flag wins) turns approval rules on: nobody can be asked
+on a farm, so their commands run only in jobs whose submission pre-approved the rule, and fail
+with APPROVAL_DENIED otherwise. Shared rules: ${sharedRuleNames.join(", ")}. --ask-rule
+publish=exportAll,file (repeatable) defines a custom rule over those commands; --ask turns it on.`;
 
 /** Whether `argv` asks for the usage (`--help` or `-h`), whatever else it holds. */
 export function wantsUsage(argv: readonly string[]): boolean {
@@ -57,7 +68,7 @@ export function parseWorkerArguments(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): WorkerArguments {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     values = parseArgs({
       args: [...argv],
@@ -75,6 +86,8 @@ export function parseWorkerArguments(
         sandbox: { type: "string" },
         "audit-log": { type: "string" },
         "audit-no-script": { type: "boolean" },
+        ask: { type: "string" },
+        "ask-rule": { type: "string", multiple: true },
       },
       strict: true,
     }).values;
@@ -129,8 +142,14 @@ export function parseWorkerArguments(
   if (auditLog === "") {
     throw new FarmError({ code: "INVALID_CONFIG", message: "--audit-log must name a file" });
   }
+  const approval = approvalArguments(
+    values["ask"] as string | undefined,
+    (values["ask-rule"] as string[] | undefined) ?? [],
+    env,
+  );
   return {
     dcc,
+    ...(approval === undefined ? {} : { approval }),
     ...(typeof auditLog === "string" ? { auditLog } : {}),
     ...(values["audit-no-script"] === true ? { auditScript: false } : {}),
     ...(maya === undefined ? {} : { maya }),
@@ -145,4 +164,71 @@ export function parseWorkerArguments(
     ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
     ...(sandbox === undefined ? {} : { sandbox }),
   };
+}
+
+/**
+ * The approval rules `--ask` (else `DCC_MCP_ASK`) turns on, and the custom rules `--ask-rule`
+ * defines, each checked: a name that is neither shared nor defined, a custom rule that reuses a
+ * shared name or is defined twice, and one defined but never turned on are refused.
+ */
+function approvalArguments(
+  flag: string | undefined,
+  definitions: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): WorkerArguments["approval"] {
+  const rules: ApprovalRule[] = [];
+  for (const definition of definitions) {
+    const equals = definition.indexOf("=");
+    const name = equals === -1 ? definition : definition.slice(0, equals);
+    const commands = equals === -1 ? [] : definition.slice(equals + 1).split(",");
+    if (name.length > maxRuleNameLength || !ruleNamePattern.test(name)) {
+      throw invalid(
+        `--ask-rule ${JSON.stringify(definition)}: the rule's name must be kebab-case (e.g. publish), at most ${maxRuleNameLength} characters, then =<command,...>`,
+      );
+    }
+    if (sharedRuleNames.includes(name)) {
+      throw invalid(
+        `--ask-rule ${name}: ${name} is a shared rule (${sharedRuleNames.join(", ")}), which the adapter defines; turn it on with --ask ${name}, or give the custom rule another name`,
+      );
+    }
+    if (commands.length === 0 || commands.some((command) => !/^\S+$/.test(command))) {
+      throw invalid(
+        `--ask-rule ${JSON.stringify(definition)}: name the commands it covers, e.g. --ask-rule ${name}=exportAll,file`,
+      );
+    }
+    if (rules.some((rule) => rule.name === name)) {
+      throw invalid(`--ask-rule ${name} is defined twice`);
+    }
+    rules.push(commandApprovalRule({ name, commands }));
+  }
+  const source = flag !== undefined ? "--ask" : "DCC_MCP_ASK";
+  const text = flag ?? env["DCC_MCP_ASK"] ?? "";
+  const ask = [
+    ...new Set(
+      text
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== ""),
+    ),
+  ];
+  const known = [...sharedRuleNames, ...rules.map((rule) => rule.name)];
+  for (const name of ask) {
+    if (!known.includes(name)) {
+      throw invalid(
+        `Unknown approval rule ${JSON.stringify(name)} in ${source}: use one of ${known.join(", ")}, or define it with --ask-rule ${ruleNamePattern.test(name) ? name : "<name>"}=<command,...>`,
+      );
+    }
+  }
+  const off = rules.filter((rule) => !ask.includes(rule.name)).map((rule) => rule.name);
+  if (off.length > 0) {
+    throw invalid(
+      `--ask-rule ${off.join(", ")} defines a rule that is not on: add it to ${source} (e.g. --ask ${[...ask, ...off].join(",")})`,
+    );
+  }
+  if (ask.length === 0) return undefined;
+  return { ask, ...(rules.length === 0 ? {} : { rules }) };
+}
+
+function invalid(message: string): FarmError {
+  return new FarmError({ code: "INVALID_CONFIG", message });
 }

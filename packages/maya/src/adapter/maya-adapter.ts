@@ -1,6 +1,7 @@
 import { checkCancelled, DccMcpCancelledError } from "@dcc/cancel";
 import type { DccApiCatalog } from "@dcc/catalog";
 import type { CommandDefinition, DccAdapter, DccTransactionReport } from "@dcc/executor";
+import { mayaApprovalRules } from "../approval/maya-approval-rules.ts";
 import { createMayaCatalog } from "../catalog/maya-catalog.ts";
 import { mayaCommands } from "../catalog/maya-commands.ts";
 import { signatureOf } from "../scene/command-spec.ts";
@@ -49,6 +50,11 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
   let transaction: MayaTransaction | undefined;
   const implemented = specs.map((spec) => spec.name);
   let catalog = options.catalog;
+  // The rules read the scene in process; a query changes nothing, so no transaction sees it.
+  const approvalRules = mayaApprovalRules({
+    query: (command, args) => scene.execute(command, args),
+    untitledSave: "fails",
+  });
 
   const simulated = specs.map(
     (spec): CommandDefinition => ({
@@ -94,6 +100,7 @@ export function createMayaAdapter(options: MayaAdapterOptions = {}): MayaAdapter
         rollback: () => begun.rollback().then(ended),
       };
     },
+    approvalRules: () => approvalRules,
     instructions: (tools) => mayaInstructions(implemented, tools),
     executeDescription: (tools) => mayaExecuteDescription(tools.search),
     scene,

@@ -13,6 +13,7 @@ import { mayaExecuteDescription } from "../adapter/maya-tool-texts.ts";
 import { createMayaCatalog } from "../catalog/maya-catalog.ts";
 import { mayaCommands } from "../catalog/maya-commands.ts";
 import { findMayapy } from "./find-mayapy.ts";
+import { linkedMayaApprovalRules } from "./internal/linked-maya-approval-rules.ts";
 import { toMayaCall } from "./internal/maya-call.ts";
 import { mayaHostInstructions } from "./maya-host-texts.ts";
 import { mayaPolicyRefusal } from "./maya-policy.ts";
@@ -79,6 +80,8 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
   }
   let dataDir = options.dataDir;
   const allow = options.allow ?? [];
+  // The link, once Maya is up: the approval rules read the scene through it.
+  let link: LinkedCaller | undefined;
   const commands = (caller: LinkedCaller): CommandDefinition[] =>
     mayaCommands().map((record) => ({
       name: record.name,
@@ -157,6 +160,7 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
     instructions: (tools) => mayaHostInstructions(tools, attached),
     executeDescription: (tools) => mayaExecuteDescription(tools.search),
     afterStart: async (caller, signal) => {
+      link = caller;
       // The Maya side's own data folder: an attached Maya's is the plug-in's.
       const ping = (await caller.call("maya.ping", "maya.ping", {}, signal)) as {
         dataDir?: unknown;
@@ -164,5 +168,7 @@ export function createLinkedMayaAdapter(options: LinkedMayaAdapterOptions): Link
       if (typeof ping.dataDir === "string") dataDir = ping.dataDir;
     },
   });
+  const approvalRules = linkedMayaApprovalRules(() => ({ caller: link, dataDir, allow }));
+  adapter.approvalRules = () => approvalRules;
   return adapter;
 }
