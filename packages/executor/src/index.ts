@@ -17,6 +17,15 @@ export type {
   ExecuteApproval,
 } from "./approval.ts";
 export { approvalRuleNames, commandApprovalRule } from "./approval.ts";
+export type { ApprovalFlags } from "./approval-flags.ts";
+export {
+  maxPreapproved,
+  maxRuleNameLength,
+  parseApprovalFlags,
+  preapprovedProblem,
+  ruleNamePattern,
+  sharedRuleNames,
+} from "./approval-flags.ts";
 export type { CatalogOnlyAdapterOptions } from "./catalog-only-adapter.ts";
 export { createCatalogOnlyAdapter } from "./catalog-only-adapter.ts";
 export type { CommandContext, CommandDefinition } from "./command-definition.ts";

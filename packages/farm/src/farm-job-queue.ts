@@ -1,4 +1,4 @@
-import { ScriptStore } from "@dcc/executor";
+import { preapprovedProblem, ScriptStore } from "@dcc/executor";
 import type {
   JobQueue,
   JobQueueCancelOptions,
@@ -9,7 +9,6 @@ import { type ConnectionOptions, Queue, QueueEventsProducer } from "bullmq";
 import { Redis } from "ioredis";
 import { FarmError } from "./farm-error.ts";
 import type { FarmRedisOptions } from "./farm-redis-options.ts";
-import { preapprovedProblem } from "./internal/approval-names.ts";
 import {
   cancelEvent,
   cancelKey,

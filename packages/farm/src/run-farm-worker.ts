@@ -8,6 +8,7 @@ import {
   type DccAdapter,
   type DccHostStatus,
   type ExecutorLimits,
+  preapprovedProblem,
   ScriptStore,
 } from "@dcc/executor";
 import { sweepStaleFolders } from "@dcc/link";
@@ -15,7 +16,6 @@ import type { DccToolCallObserver } from "@dcc/mcp-bridge";
 import { type ConnectionOptions, type Job, QueueEvents, WaitingError, Worker } from "bullmq";
 import { FarmError } from "./farm-error.ts";
 import type { FarmRedisOptions } from "./farm-redis-options.ts";
-import { preapprovedProblem } from "./internal/approval-names.ts";
 import {
   cancelEvent,
   cancelStreamName,

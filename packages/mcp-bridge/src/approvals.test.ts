@@ -17,6 +17,8 @@ import {
   createDccServer,
   type DccServer,
 } from "./create-dcc-server.ts";
+import type { DccToolCallEvent } from "./dcc-tool-call-event.ts";
+import { auditLine } from "./internal/audit-line.ts";
 
 /** A scene of named nodes, with a transaction that restores it, and a `delete` rule on `remove`. */
 function sceneAdapter(): DccAdapter & { nodes: Set<string>; removed: string[] } {
@@ -151,7 +153,12 @@ const setup = `dispatch("create", { name: "a" }); dispatch("create", { name: "b"
 
 describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision) => {
   it("asks once, naming what the command touches, and runs it on yes", async () => {
-    const { client, adapter, asked } = await serve(revision, {}, yes);
+    const events: DccToolCallEvent[] = [];
+    const { client, adapter, asked } = await serve(
+      revision,
+      { onToolCall: (event) => events.push(event) },
+      yes,
+    );
     const result = await run(
       client,
       `${setup}
@@ -175,6 +182,17 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
       }),
     ]);
     expect(adapter.removed).toEqual(["a", "b", "c"]);
+    // The audit line records the question, the answer and who answered.
+    expect(events).toHaveLength(1);
+    expect(auditLine(events[0] as DccToolCallEvent, false).approvals).toEqual([
+      expect.objectContaining({
+        rule: "delete",
+        command: "remove",
+        summary: "delete 2 nodes: a, b",
+        answer: "approved",
+        by: "test-client",
+      }),
+    ]);
   });
 
   it("denies on no: the command does not run and the script can catch APPROVAL_DENIED", async () => {
@@ -249,33 +267,41 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
   });
 
   it("denies a command nobody answers for within the bound", async () => {
+    const events: DccToolCallEvent[] = [];
     const { client, adapter, asked } = await serve(
       revision,
-      { approval: { ask: ["delete"], timeoutSecs: 1 } },
+      {
+        approval: { ask: ["delete"], timeoutSecs: 1 },
+        onToolCall: (event) => events.push(event),
+      },
       // Never answers; gives up only when the question is withdrawn or the call ends.
-      (question) =>
-        new Promise((resolve) =>
-          question.signal.addEventListener("abort", () => resolve({ action: "cancel" }), {
-            once: true,
-          }),
-        ),
+      (question) => untilAborted(question.signal),
     );
+    const giveUp = new AbortController();
     const started = run(
       client,
       `${setup} try { dispatch("remove", { names: ["a"] }); return "ran"; } catch (error) { return error.data; }`,
+      { signal: giveUp.signal },
     );
     if (revision === "2025-11-25") {
       const result = await started;
       expect(result["output"]).toEqual({ rule: "delete", reason: "timeout" });
-      // The server withdrew the question from the client.
-      expect(asked[0]?.signal.aborted).toBe(true);
       expect([...adapter.nodes].sort()).toEqual(["a", "b", "c"]);
     } else {
       // On 2026-07-28 an unanswered question means the client never retried the call: nobody is
-      // left to receive the result, so the script stops and its changes are rolled back.
+      // left to receive the result, so the script stops and its changes are rolled back; the
+      // audit still hears of it.
+      await eventually(() => events.length === 1);
+      expect(events[0]?.result).toMatchObject({
+        errorCode: "CANCELLED",
+        rollback: { rolledBack: true },
+        stats: { approvals: [{ rule: "delete", answer: "timeout" }] },
+      });
+      expect(adapter.nodes.size).toBe(0);
+      giveUp.abort();
       await expect(started).rejects.toThrow();
-      await eventually(() => adapter.nodes.size === 0 && asked.length === 1);
     }
+    expect(asked).toHaveLength(1);
     expect(adapter.removed).toEqual([]);
   });
 
@@ -285,18 +311,14 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
     const askedPromise = new Promise<void>((resolve) => {
       askedOnce = resolve;
     });
-    const events: { result: unknown }[] = [];
-    const { client, adapter, asked } = await serve(
+    const events: DccToolCallEvent[] = [];
+    const { client, adapter } = await serve(
       revision,
-      // A short bound, so a 2026-07-28 client's abandonment is noticed soon.
+      // A short bound, so that a 2026-07-28 client's leaving is noticed soon.
       { approval: { ask: ["delete"], timeoutSecs: 2 }, onToolCall: (event) => events.push(event) },
       (question) => {
         askedOnce();
-        return new Promise((resolve) =>
-          question.signal.addEventListener("abort", () => resolve({ action: "cancel" }), {
-            once: true,
-          }),
-        );
+        return untilAborted(question.signal);
       },
     );
     const started = run(client, `${setup} dispatch("remove", { names: ["a"] }); return "ran";`, {
@@ -306,13 +328,23 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
     expect([...adapter.nodes].sort()).toEqual(["a", "b", "c"]);
     abort.abort();
     await expect(started).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 3000));
-    console.log("DEBUG", revision, [...adapter.nodes], adapter.removed, asked[0]?.signal.aborted, JSON.stringify(events.map((e) => e.result)).slice(0, 2000));
-    if (revision === "2025-11-25") {
-      await eventually(() => asked[0]?.signal.aborted === true);
-    }
-    // The script stopped before the command, and its earlier changes were rolled back.
-    await eventually(() => adapter.nodes.size === 0);
+    // The script stopped before the command ran, and its earlier changes were rolled back.
+    await eventually(() => events.length === 1);
+    expect(events[0]?.result).toMatchObject({
+      errorCode: "CANCELLED",
+      rollback: { rolledBack: true },
+      stats: {
+        approvals: [
+          {
+            rule: "delete",
+            command: "remove",
+            // 2026-07-28: the client left without a word, so the question ran out of time.
+            answer: revision === "2025-11-25" ? "cancelled" : "timeout",
+          },
+        ],
+      },
+    });
+    expect(adapter.nodes.size).toBe(0);
     expect(adapter.removed).toEqual([]);
   });
 
@@ -356,6 +388,14 @@ describe("approval settings", () => {
     ).rejects.toThrow(/Unknown approval rule 'delet': use delete, overwrite, open, render/);
   });
 });
+
+/** A client that never answers: it gives up only when the question or its call goes away. */
+function untilAborted(signal: AbortSignal): Promise<ElicitAnswer> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve({ action: "cancel" });
+    signal.addEventListener("abort", () => resolve({ action: "cancel" }), { once: true });
+  });
+}
 
 async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 60_000;

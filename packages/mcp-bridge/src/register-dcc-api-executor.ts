@@ -189,6 +189,12 @@ export function registerDccApiExecutor(
                     maxLogNotifications: options.maxLogNotifications ?? 200,
                     maxResultChars,
                     askingOf: () => askingOf(server),
+                    onUndelivered: (undelivered, jobId) =>
+                      observe(executeToolName, "execute", startedAt, undelivered, extra, {
+                        ...(jobId === undefined ? {} : { jobId }),
+                        async: false,
+                        script: callScript(args, undelivered),
+                      }),
                     answererOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
                     identityOf: (context) => {
                       const tokenLabel = tokenLabelOf(context);
@@ -220,12 +226,13 @@ export function registerDccApiExecutor(
         // A question for the client (2026-07-28): the call goes on in the retried request.
         if ("inputRequired" in outcome) return outcome["inputRequired"] as InputRequiredResult;
         const result = outcome as BridgeResult;
-        observe(executeToolName, "execute", startedAt, result, extra, {
-          jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),
-          ...(jobAction
-            ? { jobAction: args.job_action }
-            : { async, script: callScript(args, result) }),
-        });
+        if (facts.reported !== true)
+          observe(executeToolName, "execute", startedAt, result, extra, {
+            jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),
+            ...(jobAction
+              ? { jobAction: args.job_action }
+              : { async, script: callScript(args, result) }),
+          });
         return toToolResult(result, maxResultChars);
       },
     );

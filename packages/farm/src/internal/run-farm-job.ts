@@ -7,10 +7,10 @@ import {
   type ExecuteOptions,
   type ExecuteResult,
   executeMessage,
+  preapprovedProblem,
   type ScriptStore,
 } from "@dcc/executor";
 import type { Job } from "bullmq";
-import { preapprovedProblem } from "./approval-names.ts";
 import type { FarmJobData } from "./farm-keys.ts";
 
 type Envelope = { success: boolean; message: string; [field: string]: unknown };

@@ -1,10 +1,9 @@
 // dcc-farm-worker's command line: the DCC, the pool, Redis from flags or the environment.
 import { parseArgs } from "node:util";
-import { type ApprovalRule, commandApprovalRule } from "@dcc/executor";
+import { type AdapterApprovalOptions, parseApprovalFlags, sharedRuleNames } from "@dcc/executor";
 import { FarmError } from "../farm-error.ts";
 import { farmRedisFromSettings } from "../farm-redis-from-settings.ts";
 import type { FarmRedisOptions } from "../farm-redis-options.ts";
-import { maxRuleNameLength, ruleNamePattern, sharedRuleNames } from "./approval-names.ts";
 
 /** What the command line asks for. */
 export interface WorkerArguments {
@@ -31,7 +30,7 @@ export interface WorkerArguments {
    * `--ask` (or `DCC_MCP_ASK`) and `--ask-rule`: the approval rules that are on, and the custom
    * rules defined. Absent when no rule is on.
    */
-  approval?: { ask: string[]; rules?: ApprovalRule[] };
+  approval?: AdapterApprovalOptions;
 }
 
 /** The usage text. */
@@ -142,11 +141,16 @@ export function parseWorkerArguments(
   if (auditLog === "") {
     throw new FarmError({ code: "INVALID_CONFIG", message: "--audit-log must name a file" });
   }
-  const approval = approvalArguments(
-    values["ask"] as string | undefined,
-    (values["ask-rule"] as string[] | undefined) ?? [],
-    env,
-  );
+  let approval: WorkerArguments["approval"];
+  try {
+    approval = parseApprovalFlags({
+      ask: values["ask"] as string | undefined,
+      envAsk: env["DCC_MCP_ASK"],
+      askRules: (values["ask-rule"] as string[] | undefined) ?? [],
+    });
+  } catch (error) {
+    throw invalid(error instanceof Error ? error.message : String(error));
+  }
   return {
     dcc,
     ...(approval === undefined ? {} : { approval }),
@@ -164,69 +168,6 @@ export function parseWorkerArguments(
     ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
     ...(sandbox === undefined ? {} : { sandbox }),
   };
-}
-
-/**
- * The approval rules `--ask` (else `DCC_MCP_ASK`) turns on, and the custom rules `--ask-rule`
- * defines, each checked: a name that is neither shared nor defined, a custom rule that reuses a
- * shared name or is defined twice, and one defined but never turned on are refused.
- */
-function approvalArguments(
-  flag: string | undefined,
-  definitions: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): WorkerArguments["approval"] {
-  const rules: ApprovalRule[] = [];
-  for (const definition of definitions) {
-    const equals = definition.indexOf("=");
-    const name = equals === -1 ? definition : definition.slice(0, equals);
-    const commands = equals === -1 ? [] : definition.slice(equals + 1).split(",");
-    if (name.length > maxRuleNameLength || !ruleNamePattern.test(name)) {
-      throw invalid(
-        `--ask-rule ${JSON.stringify(definition)}: the rule's name must be kebab-case (e.g. publish), at most ${maxRuleNameLength} characters, then =<command,...>`,
-      );
-    }
-    if (sharedRuleNames.includes(name)) {
-      throw invalid(
-        `--ask-rule ${name}: ${name} is a shared rule (${sharedRuleNames.join(", ")}), which the adapter defines; turn it on with --ask ${name}, or give the custom rule another name`,
-      );
-    }
-    if (commands.length === 0 || commands.some((command) => !/^\S+$/.test(command))) {
-      throw invalid(
-        `--ask-rule ${JSON.stringify(definition)}: name the commands it covers, e.g. --ask-rule ${name}=exportAll,file`,
-      );
-    }
-    if (rules.some((rule) => rule.name === name)) {
-      throw invalid(`--ask-rule ${name} is defined twice`);
-    }
-    rules.push(commandApprovalRule({ name, commands }));
-  }
-  const source = flag !== undefined ? "--ask" : "DCC_MCP_ASK";
-  const text = flag ?? env["DCC_MCP_ASK"] ?? "";
-  const ask = [
-    ...new Set(
-      text
-        .split(",")
-        .map((name) => name.trim())
-        .filter((name) => name !== ""),
-    ),
-  ];
-  const known = [...sharedRuleNames, ...rules.map((rule) => rule.name)];
-  for (const name of ask) {
-    if (!known.includes(name)) {
-      throw invalid(
-        `Unknown approval rule ${JSON.stringify(name)} in ${source}: use one of ${known.join(", ")}, or define it with --ask-rule ${ruleNamePattern.test(name) ? name : "<name>"}=<command,...>`,
-      );
-    }
-  }
-  const off = rules.filter((rule) => !ask.includes(rule.name)).map((rule) => rule.name);
-  if (off.length > 0) {
-    throw invalid(
-      `--ask-rule ${off.join(", ")} defines a rule that is not on: add it to ${source} (e.g. --ask ${[...ask, ...off].join(",")})`,
-    );
-  }
-  if (ask.length === 0) return undefined;
-  return { ask, ...(rules.length === 0 ? {} : { rules }) };
 }
 
 function invalid(message: string): FarmError {

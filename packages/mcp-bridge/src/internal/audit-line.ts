@@ -38,7 +38,22 @@ export interface AuditLine {
   changes_more?: { created?: number; removed?: number };
   files_written?: string[];
   rolled_back?: boolean;
+  /**
+   * The approval questions of the script: the rule, the command and what it touched, the answer
+   * (`approved`, `preapproved`, or why it was denied), who answered, and the wait in ms.
+   */
+  approvals?: AuditApproval[];
   duration_ms: number;
+}
+
+/** One approval question in an {@link AuditLine}. */
+export interface AuditApproval {
+  rule: string;
+  command: string;
+  summary: string;
+  answer: string;
+  by?: string;
+  waited_ms: number;
 }
 
 const secretName = /pass(word|wd|phrase)?|secret|token|api[-_]?key|credential|auth/i;
@@ -81,6 +96,8 @@ export function auditLine(
   if (withScript && script?.code !== undefined) line.script = script.code;
   if (script?.filePath !== undefined) line.file_path = script.filePath;
   if (script?.params !== undefined) line.params = masked(script.params, 0);
+  const approvals = auditApprovals(stats?.["approvals"]);
+  if (approvals !== undefined) line.approvals = approvals;
   const changes = objectOr(stats?.["changes"]);
   if (changes !== undefined) {
     if (Array.isArray(changes["created"])) line.created = changes["created"].map(String);
@@ -120,4 +137,22 @@ function masked(value: unknown, depth: number): unknown {
     copy[key] = secretName.test(key) ? "[redacted]" : masked(item, depth + 1);
   }
   return copy;
+}
+
+/** The approvals of a result's stats, in the line's shape (at most 16: one per rule). */
+function auditApprovals(value: unknown): AuditApproval[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.slice(0, 16).map((entry) => {
+    const approval = objectOr(entry) ?? {};
+    const text = (key: string): string => String(approval[key] ?? "").slice(0, 300);
+    const by = approval["by"];
+    return {
+      rule: text("rule"),
+      command: text("command"),
+      summary: text("summary"),
+      answer: text("answer"),
+      ...(typeof by === "string" ? { by: by.slice(0, 200) } : {}),
+      waited_ms: typeof approval["waitedMs"] === "number" ? approval["waitedMs"] : 0,
+    };
+  });
 }

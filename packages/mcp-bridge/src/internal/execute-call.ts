@@ -2,7 +2,7 @@
 // parts of _meta.dcc (async, parentJobId; never jobId), and runs the script synchronously or as an
 // async job under a server-owned job id and CancelToken.
 import { randomUUID } from "node:crypto";
-import { type Approver, executeMessage } from "@dcc/executor";
+import { type Approver, executeMessage, preapprovedProblem } from "@dcc/executor";
 import {
   type InputRequiredResult,
   inputRequired,
@@ -47,6 +47,11 @@ export interface ExecuteCallSettings {
   askingOf?: (extra: ServerContext) => "elicit" | "round-trip" | "none";
   /** Who answers this call's questions, for the audit: its token's label, else the client's name. */
   answererOf?: (extra: ServerContext) => string | undefined;
+  /**
+   * Told of a script's result that no request will carry (its 2026-07-28 client left during a
+   * question): the call's own observation does not happen then.
+   */
+  onUndelivered?: (result: BridgeResult, jobId: string | undefined) => void;
 }
 
 /** A script call's outcome: its envelope, or the questions its client must answer first. */
@@ -55,6 +60,8 @@ export type ExecuteCallOutcome = BridgeResult | { readonly inputRequired: InputR
 /** What a call learnt that its envelope does not say: the server-owned id of a sync script. */
 export interface ExecuteCallFacts {
   jobId?: string;
+  /** The result was reported already, when it came with no request to carry it. */
+  reported?: boolean;
 }
 
 type Extra = ServerContext;
@@ -68,7 +75,7 @@ export async function runExecuteCall(
   facts: ExecuteCallFacts = {},
 ): Promise<ExecuteCallOutcome> {
   const dccName = executor.dccName;
-  const resumed = await resumeRoundTrip(extra, settings);
+  const resumed = await resumeRoundTrip(extra, settings, facts);
   if (resumed !== undefined) return resumed;
   const problem = argumentProblem(executor, args);
   if (problem !== undefined) {
@@ -210,32 +217,35 @@ async function startRoundTrip(
     intervalMs: settings.progressIntervalMs,
     maxLogNotifications: settings.maxLogNotifications,
   });
-  call.start(async () => {
-    try {
-      const result = await settings.jobs.runCall(
-        { ...start.runOptions, signal: call.signal },
-        (context) => {
-          facts.jobId = context.jobId;
-          return runScript(
-            executor,
-            args,
-            context,
-            {
-              onProgress: notifier.onProgress,
-              onLog: notifier.onLog,
-              approve: call.approver,
-              preapproved: start.preapproved,
-            },
-            extra.sessionId,
-            settings.executeToolName,
-          );
-        },
-      );
-      return result ?? busy(executor.dccName, "scripts");
-    } finally {
-      await notifier.flush();
-    }
-  });
+  call.start(
+    async () => {
+      try {
+        const result = await settings.jobs.runCall(
+          { ...start.runOptions, signal: call.signal },
+          (context) => {
+            facts.jobId = context.jobId;
+            return runScript(
+              executor,
+              args,
+              context,
+              {
+                onProgress: notifier.onProgress,
+                onLog: notifier.onLog,
+                approve: call.approver,
+                preapproved: start.preapproved,
+              },
+              extra.sessionId,
+              settings.executeToolName,
+            );
+          },
+        );
+        return result ?? busy(executor.dccName, "scripts");
+      } finally {
+        await notifier.flush();
+      }
+    },
+    (result) => settings.onUndelivered?.(result, facts.jobId),
+  );
   return roundOutcome(
     call,
     await call.serve(extra, [], settings.answererOf?.(extra)),
@@ -251,6 +261,7 @@ async function startRoundTrip(
 async function resumeRoundTrip(
   extra: Extra,
   settings: ExecuteCallSettings,
+  facts: ExecuteCallFacts,
 ): Promise<ExecuteCallOutcome | undefined> {
   let state: unknown;
   try {
@@ -271,6 +282,7 @@ async function resumeRoundTrip(
     };
   }
   const { call, questions } = resumed;
+  facts.reported = call.reportedAlone;
   return roundOutcome(
     call,
     await call.serve(extra, questions, settings.answererOf?.(extra)),
@@ -478,9 +490,6 @@ function argumentProblem(executor: BridgeExecutor, args: ExecuteArguments): stri
   return undefined;
 }
 
-/** Most rules one call may pre-approve. */
-const maxPreapproved = 16;
-
 /**
  * The parts of `_meta.dcc` the bridge honours. A client-supplied `jobId` is ignored on purpose.
  * `preapproved` lists approval rules the client (not the model: `_meta` is the client's) approves
@@ -502,15 +511,7 @@ function dccMeta(meta: Record<string, unknown> | undefined): {
     ...(typeof parent === "string" && parent !== "" ? { parentJobId: parent } : {}),
   };
   if (preapproved === undefined) return base;
-  if (
-    !Array.isArray(preapproved) ||
-    preapproved.length > maxPreapproved ||
-    !preapproved.every((rule) => typeof rule === "string" && /^[a-z][a-z0-9-]{0,63}$/.test(rule))
-  ) {
-    return {
-      ...base,
-      problem: `_meta.dcc.preapproved must be a list of at most ${maxPreapproved} approval rule names (lowercase kebab-case, e.g. ["delete"])`,
-    };
-  }
-  return { ...base, preapproved: preapproved as string[] };
+  const problem = preapprovedProblem(preapproved);
+  if (problem !== undefined) return { ...base, problem: `_meta.dcc.${problem}` };
+  return { ...base, preapproved: [...new Set(preapproved as string[])] };
 }

@@ -51,9 +51,16 @@ export class RoundTripCall {
   #attached: ServerContext | undefined;
   #questions = 0;
   #expiry: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the result was reported without a request to carry it (see `start`). */
+  #reportedAlone = false;
 
   constructor(calls: RoundTripCalls) {
     this.#calls = calls;
+  }
+
+  /** True once the result was reported while no request served the call. */
+  get reportedAlone(): boolean {
+    return this.#reportedAlone;
   }
 
   /** Cancels the script: aborted by the request serving it, or when its client never came back. */
@@ -94,9 +101,23 @@ export class RoundTripCall {
       this.#wake?.();
     });
 
-  /** Starts the script (once); it must use {@link RoundTripCall.signal} and {@link RoundTripCall.approver}. */
-  start(run: () => Promise<BridgeResult>): void {
-    this.#result = run().then((result) => ({ kind: "result", result }) as const);
+  /**
+   * Starts the script (once); it must use {@link RoundTripCall.signal} and
+   * {@link RoundTripCall.approver}. A result that comes while no request serves the call (its
+   * client left during a question) goes to `alone`, so the audit still hears of it.
+   */
+  start(run: () => Promise<BridgeResult>, alone: (result: BridgeResult) => void): void {
+    this.#result = run().then((result) => {
+      if (this.#attached === undefined) {
+        this.#reportedAlone = true;
+        try {
+          alone(result);
+        } catch {
+          // An observer's failure must not lose the result.
+        }
+      }
+      return { kind: "result", result } as const;
+    });
   }
 
   /**
