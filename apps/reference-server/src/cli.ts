@@ -62,6 +62,7 @@ try {
     ...(config.tokens === undefined ? {} : { tokens: config.tokens }),
     ...(config.farm === undefined ? {} : { farm: config.farm }),
     ...(config.audit === undefined ? {} : { audit: config.audit }),
+    ...(config.approval === undefined ? {} : { approval: config.approval }),
     ...config.sessions,
   });
 } catch (error) {

@@ -18,6 +18,11 @@ describe("describeConfig", () => {
       auth: "none",
       audit: null,
       farm: null,
+      ask: null,
+    });
+    expect(described(["--ask", "delete,render", "--ask-timeout", "30"]).ask).toEqual({
+      rules: ["delete", "render"],
+      timeoutSecs: 30,
     });
   });
 

@@ -16,6 +16,8 @@ export interface ConfigDescription {
   audit: string | null;
   /** The farm's Redis as host:port, never its password. */
   farm: string | null;
+  /** The approval rules that are on (`--ask`), and how long a question waits, in seconds. */
+  ask: { rules: string[]; timeoutSecs: number } | null;
 }
 
 /** Describes `config` for `--check`: what a client configuration would start, without secrets. */
@@ -36,6 +38,10 @@ export function describeConfig(config: CliConfig): ConfigDescription {
     auth: auth.length === 0 ? "none" : auth.join(" and "),
     audit: config.audit?.file ?? null,
     farm: config.farm === undefined ? null : farmAddress(config.farm.url),
+    ask:
+      config.approval === undefined
+        ? null
+        : { rules: [...config.approval.ask], timeoutSecs: config.approval.timeoutSecs ?? 120 },
   };
 }
 

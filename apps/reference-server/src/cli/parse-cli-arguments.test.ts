@@ -5,6 +5,33 @@ import { describe, expect, it } from "vitest";
 import { CliUsageError, parseCliArguments, usage } from "./parse-cli-arguments.ts";
 
 describe("parseCliArguments", () => {
+  it("reads the approval rules, custom rules and question bound from flags or the environment", () => {
+    const approval = (argv: string[], env: Record<string, string> = {}) =>
+      parseCliArguments(argv, env, "/w").approval;
+    expect(approval([])).toBeUndefined();
+    expect(approval(["--ask", "delete,overwrite"])).toEqual({ ask: ["delete", "overwrite"] });
+    expect(approval([], { DCC_MCP_ASK: "open", DCC_MCP_ASK_TIMEOUT: "45" })).toEqual({
+      ask: ["open"],
+      timeoutSecs: 45,
+    });
+    // The flag wins, and an empty one turns the environment's rules off.
+    expect(approval(["--ask", ""], { DCC_MCP_ASK: "open" })).toBeUndefined();
+    const custom = approval(["--ask", "publish", "--ask-rule", "publish=file,exportAll"]);
+    expect(custom?.ask).toEqual(["publish"]);
+    expect(custom?.rules?.[0]?.commands).toEqual(["file", "exportAll"]);
+    expect(() => approval(["--ask", "delet"])).toThrow(
+      /Unknown approval rule "delet" in --ask: use one of delete, overwrite, open, render/,
+    );
+    expect(() => approval(["--ask", "delete", "--ask-timeout", "soon"])).toThrow(
+      /--ask-timeout must be a number of seconds above 0 and at most 86400, not "soon"/,
+    );
+    expect(() => approval(["--ask-timeout", "30"])).toThrow(/turn a rule on with --ask/);
+    expect(() => approval(["--ask", "delete", "--farm", "redis://127.0.0.1:6379"])).toThrow(
+      /give --ask to dcc-farm-worker/,
+    );
+    expect(() => approval(["--ask", "delete", "--ask-rule", "delete=x"])).toThrow(CliUsageError);
+  });
+
   it("reads the audit log's file, script and rotation settings from flags or the environment", () => {
     const audit = (argv: string[], env: Record<string, string> = {}) =>
       parseCliArguments(argv, env, "/w").audit;

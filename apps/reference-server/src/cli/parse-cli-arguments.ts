@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BlenderWindow } from "@dcc/blender";
+import { type AdapterApprovalOptions, parseApprovalFlags } from "@dcc/executor";
 import { FarmError, type FarmRedisOptions, farmRedisFromSettings } from "@dcc/farm";
 import { type DccSandboxMode, dccSandboxMode } from "@dcc/link";
 import { findMayapy, MayaNotFoundError } from "@dcc/maya";
@@ -44,6 +45,11 @@ export interface CliConfig {
   help: boolean;
   /** `--check`: print what would be served (no secrets) and exit, starting nothing. */
   check: boolean;
+  /**
+   * The approval rules `--ask` (else `DCC_MCP_ASK`) turns on, with `--ask-rule` custom rules and
+   * the `--ask-timeout` bound (else `DCC_MCP_ASK_TIMEOUT`); undefined when no rule is on.
+   */
+  approval?: AdapterApprovalOptions;
 }
 
 const blenderWindows: readonly BlenderWindow[] = ["none", "xvfb", "display"];
@@ -105,6 +111,14 @@ Options:
   --session-idle <seconds>  Close a session idle this long (env DCC_MCP_SESSION_IDLE; default 300)
   --session-evict-idle <seconds>  How long a session must be idle to give way to a new one
                     when full (env DCC_MCP_SESSION_EVICT_IDLE; default 60)
+  --ask <rules>     Ask a person before commands under these approval rules, comma-separated
+                    (env DCC_MCP_ASK): delete, overwrite, open, render, or a custom rule. The
+                    client is asked (elicitation); on no, no answer or a client that cannot ask,
+                    the command fails with APPROVAL_DENIED. Async jobs need _meta.dcc.preapproved
+  --ask-rule <name=cmd,...>  A custom approval rule over the named commands (repeatable);
+                    turn it on with --ask
+  --ask-timeout <seconds>  How long a question waits for its answer (env DCC_MCP_ASK_TIMEOUT;
+                    default 120)
   --check           Check the command line and environment, print the server they would start
                     (as JSON, without secrets) and exit; nothing is started
   -h, --help        Show this help
@@ -132,7 +146,7 @@ export function parseCliArguments(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): CliConfig {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     values = parseArgs({
       args: [...argv],
@@ -160,6 +174,9 @@ export function parseCliArguments(
         "session-idle": { type: "string" },
         "session-evict-idle": { type: "string" },
         sandbox: { type: "string" },
+        ask: { type: "string" },
+        "ask-rule": { type: "string", multiple: true },
+        "ask-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
         check: { type: "boolean" },
       },
@@ -287,7 +304,9 @@ export function parseCliArguments(
     if (error instanceof SessionArgumentError) throw new CliUsageError(error.message);
     throw error;
   }
+  const approval = approvalArguments(values, env, farm !== undefined);
   return {
+    ...(approval === undefined ? {} : { approval }),
     ...(Object.keys(sessions).length === 0 ? {} : { sessions }),
     ...(tokens === undefined ? {} : { tokens }),
     ...(tokensPath === undefined ? {} : { tokensFile: resolve(cwd, tokensPath) }),
@@ -307,6 +326,42 @@ export function parseCliArguments(
     help: values["help"] === true,
     check: values["check"] === true,
   };
+}
+
+/** The approval settings of `--ask`, `--ask-rule` and `--ask-timeout` (or their variables). */
+function approvalArguments(
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: Readonly<Record<string, string | undefined>>,
+  farm: boolean,
+): AdapterApprovalOptions | undefined {
+  let approval: AdapterApprovalOptions | undefined;
+  try {
+    approval = parseApprovalFlags({
+      ask: values["ask"] as string | undefined,
+      envAsk: env["DCC_MCP_ASK"],
+      askRules: values["ask-rule"] as string[] | undefined,
+    });
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (approval !== undefined && farm) {
+    throw new CliUsageError(
+      "--ask with --farm: scripts run on the farm's workers, where nobody can be asked; give --ask to dcc-farm-worker, and pre-approve rules per job (_meta.dcc.preapproved)",
+    );
+  }
+  const timeoutText = (values["ask-timeout"] as string | undefined) ?? env["DCC_MCP_ASK_TIMEOUT"];
+  if (timeoutText === undefined) return approval;
+  const source = values["ask-timeout"] === undefined ? "DCC_MCP_ASK_TIMEOUT" : "--ask-timeout";
+  const timeoutSecs = Number(timeoutText);
+  if (!/^\d+(\.\d+)?$/.test(timeoutText.trim()) || timeoutSecs <= 0 || timeoutSecs > 86_400) {
+    throw new CliUsageError(
+      `${source} must be a number of seconds above 0 and at most 86400, not ${JSON.stringify(timeoutText)}`,
+    );
+  }
+  if (approval === undefined) {
+    throw new CliUsageError(`${source} bounds approval questions: turn a rule on with --ask`);
+  }
+  return { ...approval, timeoutSecs };
 }
 
 /** The labelled tokens of `--tokens-file`, else `DCC_MCP_TOKENS_FILE`, else `DCC_MCP_TOKENS`. */

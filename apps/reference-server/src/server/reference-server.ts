@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { type BlenderWindow, findBlenderConnection } from "@dcc/blender";
-import type { DccAdapter, ExecutorLimits } from "@dcc/executor";
+import type { AdapterApprovalOptions, DccAdapter, ExecutorLimits } from "@dcc/executor";
 import type { FarmJobQueue, FarmRedisOptions } from "@dcc/farm";
 import type { DccSandboxMode } from "@dcc/link";
 import {
@@ -10,6 +10,7 @@ import {
   type DccServer,
   type DccToolCallObserver,
   type LabelledToken,
+  McpBridgeError,
 } from "@dcc/mcp-bridge";
 import type { MayaChoice } from "../adapters/known-adapters.ts";
 import { selectAdapters } from "../adapters/select-adapters.ts";
@@ -74,6 +75,12 @@ export interface ReferenceServerOptions extends HttpBounds {
   /** Overrides of the executor's sandbox limits. */
   limits?: Partial<ExecutorLimits>;
   /**
+   * Approval rules to turn on (`--ask`): a script's command under one waits for a person's
+   * answer through the client (see `createDccServer`'s `approval`). Not with `farm`: its workers
+   * take their own `--ask`.
+   */
+  approval?: AdapterApprovalOptions;
+  /**
    * Front a farm: every script (async or not) is a job on the farm's BullMQ queue in this Redis,
    * run by `dcc-farm-worker` processes; the DCCs named by `dcc` are served catalog-only, so no
    * host starts here. `adapters`, when given, are served as they are.
@@ -128,6 +135,13 @@ async function startServer(
         }),
   };
   if (farm !== undefined) {
+    if (rest.approval !== undefined) {
+      throw new McpBridgeError({
+        code: "INVALID_CONFIG",
+        message:
+          "approval with farm: scripts run on the farm's workers, where nobody can be asked; turn rules on in the workers (--ask) and pre-approve them per job",
+      });
+    }
     const served =
       adapters ?? selectAdapters(dcc, { ...settings, catalogOnly: farmCatalogOnlyReason });
     return serveFarm({ redis: farm, adapters: served, scriptsDir: rest.scriptsDir }, (jobQueue) =>
