@@ -242,6 +242,13 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
     expect(adapter.removed).toEqual([]);
   });
 
+  it("tells the agent in the instructions which rules ask", async () => {
+    const { client } = await serve(revision, {});
+    expect(client.getInstructions()).toMatch(
+      /commands under the rules delete wait until the user approves them.*APPROVAL_DENIED/s,
+    );
+  });
+
   it("asks nothing for a command outside the rules that are on", async () => {
     const { client, asked } = await serve(revision, {}, yes);
     const result = await run(

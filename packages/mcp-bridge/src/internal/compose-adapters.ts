@@ -59,7 +59,7 @@ export async function composeAdapters(options: DccCompositionOptions): Promise<C
         slots.length === 1 ? (reasons[0] as string) : `No adapter started: ${reasons.join("; ")}`,
     });
   }
-  const text = instructions ?? combinedInstructions(slots);
+  const text = instructions ?? withApprovalNote(combinedInstructions(slots), options.approval);
   return {
     slots,
     serverOptions: {
@@ -134,6 +134,20 @@ function combinedInstructions(slots: readonly AdapterSlot[]): string | undefined
     if (text !== undefined) lines.push("", `${slot.name}:`, text);
   }
   return lines.join("\n");
+}
+
+/**
+ * Tells the agent which commands wait for a person (in the instructions, not in the tool texts,
+ * which every call pays for), and that a denial is the person's answer, not an error to work
+ * around.
+ */
+function withApprovalNote(
+  text: string | undefined,
+  approval: AdapterApprovalOptions | undefined,
+): string | undefined {
+  if (approval === undefined || approval.ask.length === 0) return text;
+  const note = `Approval: commands under the rules ${approval.ask.join(", ")} wait until the user approves them; one answer covers the rest of that script for the rule. A refused command throws APPROVAL_DENIED (nothing of it ran): respect it, do not try another way to do the same.`;
+  return text === undefined ? note : `${text}\n\n${note}`;
 }
 
 /** Fails fast on approval settings every adapter would refuse at start. */
