@@ -19,8 +19,11 @@ import {
 } from "./__fixtures__/worker-process.ts";
 import { createFarmJobQueue, type FarmJobQueue } from "./farm-job-queue.ts";
 
-// A custom rule over Maya's `delete`, so these tests need no adapter-declared rule.
-const rule = "remove-nodes";
+// The simulated Maya's own `delete` rule, and a custom rule over the same command.
+const setups = [
+  { rule: "delete", flags: ["--ask", "delete"] },
+  { rule: "remove-nodes", flags: ["--ask", "remove-nodes", "--ask-rule", "remove-nodes=delete"] },
+];
 const finished = (record: JobRecord | undefined) => record?.finishedAt !== undefined;
 
 /** Makes a sphere, tries to delete it, and says what happened and whether it still exists. */
@@ -35,10 +38,10 @@ const deleteScript = (name: string): string => `
   return { denied, exists: dispatch("objExists", "${name}") };
 `;
 
-describe.skipIf(!redisTestsRun)(
-  redisTitle("a farm worker started with --ask"),
+describe.skipIf(!redisTestsRun).each(setups)(
+  redisTitle("a farm worker started with --ask $rule"),
   { timeout: 300_000 },
-  () => {
+  ({ rule, flags }) => {
     let redis: TestRedis;
     let queue: FarmJobQueue;
     let worker: WorkerProcess | undefined;
@@ -48,14 +51,7 @@ describe.skipIf(!redisTestsRun)(
       assertRedis();
       redis = await startRedis();
       queue = createFarmJobQueue({ redis: { url: redis.url }, pools: { maya: pool } });
-      worker = await startWorker(redis.url, [
-        "--pool",
-        pool,
-        "--ask",
-        rule,
-        "--ask-rule",
-        `${rule}=delete`,
-      ]);
+      worker = await startWorker(redis.url, ["--pool", pool, ...flags]);
     }, 300_000);
 
     afterAll(async () => {
