@@ -2,14 +2,12 @@ import { approvalRuleNames } from "@dcc/executor";
 import { describe, expect, it } from "vitest";
 import { BLENDER_TESTED_VERSIONS, blenderOperatorData } from "../../blender-operator-data.ts";
 import { reviewedOperators } from "../../internal/operator-policy.ts";
-import {
-  blenderApprovalRules,
-  countedNames,
-  deleteOperators,
-  isExporter,
-  openOperators,
-  renderOperators,
-} from "./blender-approval-rules.ts";
+import { countedNames } from "./approval-host.ts";
+import { blenderApprovalRules } from "./blender-approval-rules.ts";
+import { deleteOperators } from "./delete-rule.ts";
+import { openOperators } from "./open-rule.ts";
+import { isExporter } from "./overwrite-rule.ts";
+import { renderOperators } from "./render-rule.ts";
 
 const rules = blenderApprovalRules({
   dataDir: () => "/data",
