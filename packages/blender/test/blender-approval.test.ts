@@ -204,6 +204,44 @@ describeWithBlender("approval rules on a real Blender", { timeout: 300_000 }, ()
     expect(await names()).toEqual(["Camera", "Cube", "Light"]);
   });
 
+  it("counts neither a rolled-back script nor a read as a change, and an undo as one", async () => {
+    const open =
+      'try { dispatch("wm.open_mainfile", { filepath: "undo.blend" }); return "ran"; } catch (e) { return e.code; }';
+    answer = false;
+    expect(
+      outputOf(await run('dispatch("wm.save_as_mainfile", { filepath: "undo.blend" }); return 1;')),
+    ).toBe(1);
+    const failed = await run(
+      'dispatch("mesh.primitive_cube_add", { location: [0, 0, 3] }); throw new Error("late");',
+    );
+    expect(failed).toMatchObject({ success: false, rollback: { rolledBack: true } });
+    await names();
+    expect(outputOf(await run(open))).toBe("ran");
+    expect(asked).toEqual([]);
+
+    // A change saved (over the file: approved), then undone: the scene no longer matches it.
+    answer = true;
+    expect(
+      outputOf(
+        await run(
+          'dispatch("mesh.primitive_cube_add", { location: [0, 0, 3] }); dispatch("wm.save_mainfile"); return 1;',
+        ),
+      ),
+    ).toBe(1);
+    expect(asked.map((question) => question.rule)).toEqual(["overwrite"]);
+    asked = [];
+    answer = false;
+    expect((await run('dispatch("ed.undo"); return 1;')).success).toBe(true);
+    expect(outputOf(await run(open))).toBe("APPROVAL_DENIED");
+    expect(asked).toEqual([
+      {
+        rule: "open",
+        command: "wm.open_mainfile",
+        summary: "replace the open scene undo.blend, losing its unsaved changes, with undo.blend",
+      },
+    ]);
+  });
+
   it("asks before a render, saying what it renders, and not before a capture", async () => {
     answer = false;
     const result = await run(`
