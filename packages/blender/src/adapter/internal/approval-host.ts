@@ -55,11 +55,28 @@ function pluralOf(noun: string): string {
   return /(s|sh|ch|x)$/.test(noun) ? `${noun}es` : `${noun}s`;
 }
 
-/** `meshes` -> `mesh`, `node_groups` -> `node group`. */
+/** `meshes` -> `mesh`, `node_groups` -> `node group`, `libraries` -> `library`. */
 export function singularOf(collection: string): string {
   const words = collection.replace(/_/g, " ");
+  if (words.endsWith("ies")) return `${words.slice(0, -3)}y`;
   if (/(sh|ch|x)es$/.test(words)) return words.slice(0, -2);
   return words.endsWith("s") ? words.slice(0, -1) : words;
+}
+
+/** A `data.call`'s positional and keyword arguments, each empty when not given as such. */
+export function callArguments(args: Record<string, unknown>): {
+  given: readonly unknown[];
+  kwargs: Readonly<Record<string, unknown>>;
+} {
+  const given = args["args"];
+  const kwargs = args["kwargs"];
+  return {
+    given: Array.isArray(given) ? given : [],
+    kwargs:
+      typeof kwargs === "object" && kwargs !== null && !Array.isArray(kwargs)
+        ? (kwargs as Record<string, unknown>)
+        : {},
+  };
 }
 
 /** The names of data-blocks as `data.get` gives them (`{ type, name }` each), sorted. */

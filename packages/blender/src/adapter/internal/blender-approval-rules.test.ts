@@ -2,7 +2,7 @@ import { approvalRuleNames } from "@dcc/executor";
 import { describe, expect, it } from "vitest";
 import { BLENDER_TESTED_VERSIONS, blenderOperatorData } from "../../blender-operator-data.ts";
 import { reviewedOperators } from "../../internal/operator-policy.ts";
-import { countedNames } from "./approval-host.ts";
+import { callArguments, countedNames, singularOf } from "./approval-host.ts";
 import { blenderApprovalRules } from "./blender-approval-rules.ts";
 import { deleteOperators } from "./delete-rule.ts";
 import { openOperators } from "./open-rule.ts";
@@ -116,10 +116,36 @@ describe("blenderApprovalRules", () => {
   });
 });
 
+describe("the render rule", () => {
+  it("words every bake it covers", async () => {
+    const signal = new AbortController().signal;
+    const host = ["render.render", "render.opengl", "object.bake", "object.bake_image"];
+    for (const command of renderOperators.filter((name) => !host.includes(name))) {
+      const summary = await byName.get("render")?.covers?.({ command, args: {}, signal });
+      expect(summary, command).toMatch(
+        new RegExp(`^bake .+ \\(${command.replace(".", "\\.")}\\)$`),
+      );
+    }
+  });
+});
+
+describe("callArguments", () => {
+  it("keeps only a list of arguments and an object of keyword arguments", () => {
+    expect(callArguments({ args: [1], kwargs: { a: 2 } })).toEqual({
+      given: [1],
+      kwargs: { a: 2 },
+    });
+    expect(callArguments({ args: "abc", kwargs: [1] })).toEqual({ given: [], kwargs: {} });
+  });
+});
+
 describe("countedNames", () => {
   it("counts, names up to ten and says how many more", () => {
     expect(countedNames("object", ["Cube"])).toBe("1 object: Cube");
     expect(countedNames("mesh", ["A", "B"])).toBe("2 meshes: A, B");
+    expect(singularOf("libraries")).toBe("library");
+    expect(singularOf("node_groups")).toBe("node group");
+    expect(singularOf("meshes")).toBe("mesh");
     const many = Array.from({ length: 12 }, (_, i) => `E${i}`);
     expect(countedNames("object", many)).toBe(
       "12 objects: E0, E1, E2, E3, E4, E5, E6, E7, E8, E9 and 2 more",

@@ -6,6 +6,7 @@ import {
   type ApprovalHost,
   argsOf,
   blockName,
+  callArguments,
   countedNames,
   namesOf,
   type Read,
@@ -74,8 +75,7 @@ async function dataCallRemoval(
   const kind = dataCallKind(args["path"]);
   if (kind === undefined || kind.kind === "image-save") return undefined;
   if (kind.kind === "purge") return "delete every data-block nothing uses (purge orphans)";
-  const given = [...((args["args"] as unknown[] | undefined) ?? [])];
-  const kwargs = (args["kwargs"] as Record<string, unknown> | undefined) ?? {};
+  const { given, kwargs } = callArguments(args);
   if (kind.kind === "batch-remove") {
     const ids = given[0] ?? kwargs["ids"];
     const list = Array.isArray(ids) ? ids : [];

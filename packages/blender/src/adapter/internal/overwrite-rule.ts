@@ -5,6 +5,7 @@ import { type ApprovalCall, type ApprovalRule, approvalRuleNames } from "@dcc/ex
 import {
   type ApprovalHost,
   argsOf,
+  callArguments,
   type FileState,
   fileStateOf,
   type Read,
@@ -69,8 +70,7 @@ async function overwriteSummary(
   if (call.command === "data.call") {
     const kind = dataCallKind(args["path"]);
     if (kind?.kind !== "image-save") return undefined;
-    const kwargs = (args["kwargs"] as Record<string, unknown> | undefined) ?? {};
-    const given = (args["args"] as unknown[] | undefined) ?? [];
+    const { given, kwargs } = callArguments(args);
     filepath = kwargs["filepath"] ?? given[0];
     if (typeof filepath !== "string" || filepath === "") {
       if (kind.function === "save_render") return undefined; // Blender refuses it without a path.

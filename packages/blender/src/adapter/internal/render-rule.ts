@@ -37,6 +37,26 @@ export const renderOperators: readonly string[] = [
   "rigidbody.bake_to_keyframes",
 ];
 
+/** What each bake operator bakes, in words. */
+const bakes: Readonly<Record<string, string>> = {
+  "ptcache.bake": "bake a simulation's cache",
+  "ptcache.bake_all": "bake every simulation's cache",
+  "ptcache.bake_from_cache": "bake a simulation from its cache",
+  "fluid.bake_all": "bake the fluid simulation",
+  "fluid.bake_data": "bake the fluid simulation's data",
+  "fluid.bake_guides": "bake the fluid simulation's guides",
+  "fluid.bake_mesh": "bake the fluid simulation's mesh",
+  "fluid.bake_noise": "bake the fluid simulation's noise",
+  "fluid.bake_particles": "bake the fluid simulation's particles",
+  "dpaint.bake": "bake dynamic paint",
+  "object.ocean_bake": "bake the ocean",
+  "object.simulation_nodes_cache_bake": "bake geometry-node simulations",
+  "object.geometry_node_bake_single": "bake a geometry-node bake",
+  "object.lightprobe_cache_bake": "bake light probes",
+  "scene.light_cache_bake": "bake the light cache",
+  "rigidbody.bake_to_keyframes": "bake the rigid-body simulation to keyframes",
+};
+
 /** The `render` rule: {@link renderOperators}, every call. */
 export function renderRule(host: ApprovalHost): ApprovalRule {
   const read = readOf(host);
@@ -71,7 +91,10 @@ async function renderSummary(call: ApprovalCall, read: Read): Promise<string> {
       );
       const scale = Number(percent) / 100;
       const size = `${Math.round(Number(width) * scale)}×${Math.round(Number(height) * scale)}`;
-      const frames = args["animation"] === true ? `frames ${start}–${end}` : `frame ${frame}`;
+      // Blender 5 takes the range of an animation as arguments too.
+      const first = typeof args["frame_start"] === "number" ? args["frame_start"] : start;
+      const last = typeof args["frame_end"] === "number" ? args["frame_end"] : end;
+      const frames = args["animation"] === true ? `frames ${first}–${last}` : `frame ${frame}`;
       const how = call.command === "render.opengl" ? "the viewport (OpenGL)" : String(engine);
       return `render ${frames} of scene ${scene} with ${how} at ${size}`;
     }
@@ -82,6 +105,6 @@ async function renderSummary(call: ApprovalCall, read: Read): Promise<string> {
       return `bake${type} maps of ${countedNames("object", names)}`;
     }
     default:
-      return `bake (${call.command})`;
+      return `${bakes[call.command] ?? "bake"} (${call.command})`;
   }
 }
