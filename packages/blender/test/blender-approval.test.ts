@@ -4,7 +4,12 @@
 // asks nothing; a declined command did nothing and the script can catch APPROVAL_DENIED.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type ApprovalQuestion, createAdapterExecutor, type DccApiExecutor } from "@dcc/executor";
+import {
+  type ApprovalCall,
+  type ApprovalQuestion,
+  createAdapterExecutor,
+  type DccApiExecutor,
+} from "@dcc/executor";
 import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { type BlenderSession, outputOf, startBlenderSession } from "./support/blender-session.ts";
@@ -256,4 +261,64 @@ describeWithBlender("approval rules on a real Blender", { timeout: 300_000 }, ()
     expect(asked[0]).toMatchObject({ rule: "render", command: "render.render" });
     expect(asked[0]?.summary).toMatch(/^render frame 1 of scene Scene with [A-Z_]+ at 32×24$/);
   });
+
+  it("drops a read held up by another script's render when its script stops, and Blender goes on", async () => {
+    // A rule's read waits its turn behind another script's command (a render here). The script
+    // asking is stopped meanwhile: its read is dropped, Blender goes on, the render completes.
+    let reading: (() => void) | undefined;
+    const readStarted = new Promise<void>((resolve) => {
+      reading = resolve;
+    });
+    const adapter = session.adapter;
+    const watched = Object.create(adapter, {
+      approvalRules: {
+        value: () =>
+          (adapter.approvalRules?.() ?? []).map((rule) => ({
+            ...rule,
+            covers: (call: ApprovalCall) => {
+              if (call.command === "object.delete") reading?.();
+              return rule.covers?.(call);
+            },
+          })),
+      },
+    }) as typeof adapter;
+    const second = createAdapterExecutor(watched, {
+      limits: { maxTimeoutSecs: 300 },
+      approval: { ask: ["delete"] },
+    });
+    try {
+      const launches = adapter.launches;
+      const render = run(`
+        dispatch("data.set", { path: 'scenes["Scene"].render.engine', value: "CYCLES" });
+        dispatch("data.set", { path: 'scenes["Scene"].cycles.samples', value: 12000 });
+        dispatch("data.set", { path: 'scenes["Scene"].cycles.use_adaptive_sampling', value: false });
+        dispatch("data.set", { path: 'scenes["Scene"].cycles.use_denoising', value: false });
+        dispatch("data.set", { path: 'scenes["Scene"].render.resolution_x', value: 64 });
+        dispatch("data.set", { path: 'scenes["Scene"].render.resolution_y', value: 64 });
+        dispatch("render.render");
+        return "rendered";`);
+      // The render has been approved (asked before it runs): Blender is busy with it now.
+      await waitFor(() => asked.some((question) => question.rule === "render"));
+      const stop = new AbortController();
+      const deleting = second.execute('dispatch("object.delete"); return "deleted";', {
+        timeoutSecs: 120,
+        signal: stop.signal,
+        approve: async () => ({ approved: true }),
+      });
+      await readStarted;
+      stop.abort();
+      const stopped = await deleting;
+      expect(stopped.success && stopped.output).not.toBe("deleted");
+      expect(outputOf<string>(await render)).toBe("rendered");
+      expect(adapter.launches).toBe(launches);
+      expect(await names()).toEqual(["Camera", "Cube", "Light"]);
+    } finally {
+      await second.close();
+    }
+  });
 });
+
+/** Resolves once `check` holds (polled; bounded by the test's own timeout). */
+async function waitFor(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}

@@ -31,7 +31,6 @@ import { reviewedOperators } from "../internal/operator-policy.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
-import { settleWithin } from "./internal/approval-host.ts";
 import { blenderApprovalRules } from "./internal/blender-approval-rules.ts";
 import { captureImage } from "./internal/capture-command.ts";
 
@@ -340,11 +339,14 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
           if (connection === undefined || connection.laneAccess() === undefined) {
             return Promise.reject(new Error("Blender is not ready to be asked"));
           }
-          // Never cancelled in Blender: Blender reads a cancel only between commands, and one
-          // it cannot read in time (another script's render running) ends Blender. A read given
-          // up on here still finishes there, and changes nothing.
-          const read = connection.call(method, method, params, new AbortController().signal);
-          return settleWithin(read, signal, approvalReadMs);
+          // Behind another script's command the read waits its turn in the link's queue, from
+          // which a stop or the bound drops it before it reaches Blender.
+          return connection.call(
+            method,
+            method,
+            params,
+            AbortSignal.any([signal, AbortSignal.timeout(approvalReadMs)]),
+          );
         },
       }),
     call: (method, params) => linked.call(method, params),

@@ -18,29 +18,6 @@ export type Read = (path: string, signal: AbortSignal) => Promise<unknown>;
 /** The open file and whether the scene has unsaved changes (`blender.file_state`). */
 export type FileState = (signal: AbortSignal) => Promise<{ filepath: string; unsaved: boolean }>;
 
-/**
- * `promise`, or a rejection once `signal` aborts or `ms` pass, whichever comes first. The
- * promise itself goes on (a read given up on here still finishes in Blender, harmlessly).
- */
-export function settleWithin<T>(promise: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`no answer from Blender within ${ms} ms`)), ms);
-    const onAbort = (): void => finish(new Error("the script stopped"));
-    const finish = (error?: Error, value?: T): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      if (error === undefined) resolve(value as T);
-      else reject(error);
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => finish(undefined, value),
-      (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-    );
-  });
-}
-
 /** Reads `blender.file_state` through the host. */
 export function fileStateOf(host: ApprovalHost): FileState {
   return async (signal) => {
