@@ -10,7 +10,13 @@ import {
   createAdapterExecutor,
   type DccApiExecutor,
 } from "@dcc/executor";
-import { assertBlender, describeWithBlender } from "@dcc/test-support";
+import {
+  assertBlender,
+  commandLineOf,
+  descendantsOf,
+  describeWithBlender,
+  waitFor,
+} from "@dcc/test-support";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { type BlenderSession, outputOf, startBlenderSession } from "./support/blender-session.ts";
 
@@ -298,7 +304,11 @@ describeWithBlender("approval rules on a real Blender", { timeout: 300_000 }, ()
         dispatch("render.render");
         return "rendered";`);
       // The render has been approved (asked before it runs): Blender is busy with it now.
-      await waitFor(() => asked.some((question) => question.rule === "render"));
+      await waitFor(
+        "the render approved",
+        () => asked.some((question) => question.rule === "render"),
+        120_000,
+      );
       const stop = new AbortController();
       const deleting = second.execute('dispatch("object.delete"); return "deleted";', {
         timeoutSecs: 120,
@@ -316,9 +326,31 @@ describeWithBlender("approval rules on a real Blender", { timeout: 300_000 }, ()
       await second.close();
     }
   });
+
+  it("leaves the restart notice to the command: a question after a restart has a plain summary", async () => {
+    const pid = session.adapter.pid as number;
+    const launches = session.adapter.launches;
+    killBlender(pid);
+    await waitFor(
+      "a new Blender",
+      () => session.adapter.launches === launches + 1 && session.adapter.pid !== pid,
+      120_000,
+    );
+    // Reading the selection would take the notice that Blender was restarted: the question
+    // names the command only, and the command itself is told (and runs nothing).
+    const result = await run(`
+      try { dispatch("object.delete"); return "ran"; }
+      catch (e) { return { code: e.code, completion: e.completion }; }`);
+    expect(outputOf(result)).toEqual({ code: "HOST_GONE", completion: "not_started" });
+    expect(asked).toEqual([{ rule: "delete", command: "object.delete", summary: "object.delete" }]);
+  });
 });
 
-/** Resolves once `check` holds (polled; bounded by the test's own timeout). */
-async function waitFor(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Kills Blender itself: the adapter's `pid` is bubblewrap's under the OS sandbox, and killing that
+ * wrapper first leaves Blender a moment in which it still answers its connection.
+ */
+function killBlender(pid: number): void {
+  const inside = descendantsOf(pid).filter((child) => /(^|\/)blender\s/.test(commandLineOf(child)));
+  for (const target of inside.length > 0 ? inside : [pid]) process.kill(target, "SIGKILL");
 }
