@@ -39,6 +39,14 @@ def install_load_handler() -> None:
         handlers.append(dcc_blender_unsaved_loaded)
 
 
+def remove_load_handler() -> None:
+    """Removes the handler ``install_load_handler`` added (add-on unregister)."""
+    handlers = bpy.app.handlers.load_post
+    for existing in list(handlers):
+        if getattr(existing, "__name__", "") == "dcc_blender_unsaved_loaded":
+            handlers.remove(existing)
+
+
 def value() -> bool:
     """The host's own mark (see the module's text)."""
     return _unsaved[0]
