@@ -250,7 +250,7 @@ describeWithBlender("approval rules on a real Blender", { timeout: 300_000 }, ()
       {
         rule: "open",
         command: "wm.open_mainfile",
-        summary: "replace the open scene undo.blend, losing its unsaved changes, with undo.blend",
+        summary: "reload undo.blend, losing the open scene's unsaved changes",
       },
     ]);
   });

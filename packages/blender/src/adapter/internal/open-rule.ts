@@ -1,5 +1,7 @@
 // The `open` rule on Blender: loads that replace the open scene, covered only while it has
 // unsaved changes (the host's own mark: see python/dcc_blender/unsaved.py).
+
+import { resolve } from "node:path";
 import { type ApprovalCall, type ApprovalRule, approvalRuleNames } from "@dcc/executor";
 import { type ApprovalHost, argsOf, type FileState, fileStateOf } from "./approval-host.ts";
 import { resolveHostPath, shownPath } from "./approval-paths.ts";
@@ -41,10 +43,15 @@ async function openSummary(
   switch (call.command) {
     case "wm.open_mainfile": {
       const filepath = args["filepath"];
-      replacement =
-        typeof filepath === "string" && filepath !== ""
-          ? shownPath(dataDir, resolveHostPath(filepath, { dataDir, blendFile: state.filepath }))
-          : "another file";
+      if (typeof filepath !== "string" || filepath === "") {
+        replacement = "another file";
+        break;
+      }
+      const target = resolveHostPath(filepath, { dataDir, blendFile: state.filepath });
+      if (state.filepath !== "" && target === resolve(state.filepath)) {
+        return `reload ${shownPath(dataDir, target)}, losing the open scene's unsaved changes`;
+      }
+      replacement = shownPath(dataDir, target);
       break;
     }
     case "wm.revert_mainfile":
