@@ -131,12 +131,12 @@ export async function run({ log }) {
     const calls = 2000;
     const loop = `for (let i = 0; i < ${calls}; i++) dispatch("noop", { i }); return 1`;
     const emptyRun = median(await timeEach(20, () => executor.execute("return 1")));
-    const dispatchRound = async (runs) => {
+    const dispatchRound = async (runs, on = executor) => {
       const gaps = [];
       const cpuBefore = process.cpuUsage();
       const loopRuns = await timeEach(runs, async () => {
         arrivals = [];
-        await executor.execute(loop);
+        await on.execute(loop);
         for (let i = 1; i < arrivals.length; i++) gaps.push((arrivals[i] - arrivals[i - 1]) * 1000);
       });
       const { user, system } = process.cpuUsage(cpuBefore);
@@ -179,6 +179,35 @@ export async function run({ log }) {
       context.disable();
       propagation.disable();
     }
+
+    // The same with approval rules on that do not cover the command: what every call pays for
+    // the rules a server turns on (a lookup by name), measured right after, on the same pool.
+    const guarded = new DccApiExecutor("bench", {
+      dispatcher: executor.dispatcher,
+      pool: executor.pool,
+      approval: {
+        rules: ["delete", "overwrite", "open", "render"].map((name) => ({
+          name,
+          description: name,
+          commands: [`${name}.command`],
+        })),
+      },
+    });
+    await guarded.execute(loop);
+    const ruled = await dispatchRound(7, guarded);
+    const unruled = await dispatchRound(7);
+    rows.push({
+      metric:
+        "dispatch round trip, p50, four approval rules on, none covering it (baseline: no rules)",
+      ours: ruled.p50,
+      baseline: unruled.p50,
+      unit: "µs",
+      goal: "≤ 1.10× no rules",
+      pass: ruled.p50 <= 1.1 * unruled.p50,
+    });
+    log(
+      `dispatch p50 with approval rules on ${ruled.p50.toFixed(1)} µs vs ${unruled.p50.toFixed(1)} µs without (${elapsed()})`,
+    );
 
     await threadRoundTrips(2000);
     const floor = await threadRoundTrips(7 * calls);

@@ -23,6 +23,7 @@ from . import (
     stamps,
     transaction,
     undo_bench,
+    unsaved,
 )
 from .paths import PathSyntaxError
 from .policy import Policy, PolicyRefusal
@@ -45,6 +46,7 @@ def _guarded(function: Callable, policy: Policy, method: str) -> Callable:
             raise HandlerError("INVALID_ARGS", "params must be an object")
         if settles:
             data_api.settle()
+        unsaved.before_command()
         try:
             # The script's transaction sees each command: undo commands are checked against the
             # script's own history, the first change is noted (no work per data-block).
@@ -53,26 +55,31 @@ def _guarded(function: Callable, policy: Policy, method: str) -> Callable:
                 return answer
             result = function(params, call, policy)
         except HandlerError as error:
-            transaction.after_command(method, params, None, error)
+            _after(method, params, None, error)
             transaction.note_files(error.data)
             raise
         except PolicyRefusal as refusal:
             error = refusal.handler_error()
-            transaction.after_command(method, params, None, error)
+            _after(method, params, None, error)
             raise error from None
         except PathSyntaxError as syntax:
             error = HandlerError("INVALID_PATH", syntax.message, {"position": syntax.position})
-            transaction.after_command(method, params, None, error)
+            _after(method, params, None, error)
             raise error from None
         except BaseException:
-            transaction.after_command(method, params, None, HandlerError("FAILED", "failed"))
+            _after(method, params, None, HandlerError("FAILED", "failed"))
             raise
-        transaction.after_command(method, params, result, None)
+        _after(method, params, result, None)
         transaction.note_files(result)
         return result
 
     handler.__name__ = getattr(function, "__name__", "handler")
     return handler
+
+
+def _after(method: str, params, result, error: Optional[HandlerError]) -> None:
+    transaction.after_command(method, params, result, error)
+    unsaved.after_command(method, params, error, transaction.changes_scene(method, params))
 
 
 def ping(params, call, policy: Policy):
@@ -138,6 +145,7 @@ HANDLERS = {
     "blender.txn.end": transaction.end,
     "blender.recovery.save": recovery.save,
     "blender.recovery.open": recovery.open_copy,
+    "blender.file_state": unsaved.file_state,
     "bench.echo": lambda params, call, policy: echo.start_echo(params, call),
     "bench.stamps": stamps.bench_stamps,
     "bench.scene": bench_scene.bench_scene,
@@ -152,6 +160,7 @@ def prepare(policy: Policy) -> None:
     """Confines render output now and after every file load; probes whether captures can draw."""
     render.confine_outputs(policy)
     render.install_load_handler(policy)
+    unsaved.install_load_handler()
     capture.probe_gl()
 
 

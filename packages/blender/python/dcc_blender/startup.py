@@ -67,6 +67,10 @@ def serve_pump(dispatcher) -> None:
 
 
 def main() -> None:
+    # Blender's Python leaves SIGPIPE at its default on some builds (Debian's 4.3.2): a write to
+    # a connection its peer closed (the lane of a script stopped while Blender was busy) would
+    # end Blender without a word instead of raising BrokenPipeError, which the link handles.
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     policy = _policy()
     prepare(policy)
     dispatcher = build_dispatcher(policy)

@@ -30,7 +30,7 @@ import bpy
 from bpy.app.handlers import persistent
 from dcc_link import HandlerError
 
-from . import undo_stack
+from . import undo_stack, unsaved
 from .scene_changes import Ledger
 
 INVALID_STATE = "INVALID_STATE"
@@ -56,6 +56,7 @@ READS = frozenset(
         "blender.operators.list",
         "blender.operators.describe",
         "blender.vocabulary",
+        "blender.file_state",
         "bench.echo",
         "bench.stamps",
         "bench.undo",
@@ -280,6 +281,8 @@ def begin(params, call, policy):
         "dirty": False,
         "worked": False,
         "ledger": Ledger(),
+        # Whether the scene had unsaved changes before the script: so again once rolled back.
+        "unsaved": unsaved.value(),
     }
     return {}
 
@@ -302,7 +305,10 @@ def end(params, call, policy):
     if changes is not None:
         extra["changes"] = changes
     if params.get("rollback"):
-        return _rollback(state, extra)
+        result = _rollback(state, extra)
+        if result.get("rolledBack"):
+            unsaved.restore(state["unsaved"])
+        return result
     return _commit(state, extra)
 
 

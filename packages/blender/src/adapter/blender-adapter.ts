@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { DccApiCatalog } from "@dcc/catalog";
 import type {
+  ApprovalRule,
   CommandDefinition,
   CommandError,
   CommandErrorOptions,
@@ -26,9 +27,11 @@ import {
   vocabularyOf,
 } from "../internal/blender-vocabulary.ts";
 import { type DiscoveredOperators, discoverOperators } from "../internal/discover-operators.ts";
+import { reviewedOperators } from "../internal/operator-policy.ts";
 import { BlenderCommandError } from "./blender-command-error.ts";
 import { type BlenderPolicy, type BlenderWindow, blenderLaunch } from "./blender-launch.ts";
 import { blenderExecuteDescription, blenderInstructions } from "./blender-tool-texts.ts";
+import { blenderApprovalRules } from "./internal/blender-approval-rules.ts";
 import { captureImage } from "./internal/capture-command.ts";
 
 /** Options for {@link createBlenderAdapter}. */
@@ -320,6 +323,32 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
     instructions: (tools) =>
       blenderInstructions(tools, dataDir, vocabulary ?? vocabularyOf(operatorData())),
     executeDescription: (tools) => blenderExecuteDescription(tools),
+    approvalRules: (): readonly ApprovalRule[] =>
+      blenderApprovalRules({
+        dataDir: () => dataDir,
+        // Every tested Blender's operators and the running one's: a rule may name operators
+        // this Blender lacks (never called), and covers an add-on's exporter once started.
+        operatorNames: () => [
+          ...reviewedOperators(),
+          ...operatorData().operators.map((operator) => operator.name),
+        ],
+        call: (method, params, signal) => {
+          const connection = linked.connection;
+          // A restart not yet reported belongs to the script's next command, which a read here
+          // would take: the question is then asked with a plain summary instead.
+          if (connection === undefined || connection.laneAccess() === undefined) {
+            return Promise.reject(new Error("Blender is not ready to be asked"));
+          }
+          // Behind another script's command the read waits its turn in the link's queue, from
+          // which a stop or the bound drops it before it reaches Blender.
+          return connection.call(
+            method,
+            method,
+            params,
+            AbortSignal.any([signal, AbortSignal.timeout(approvalReadMs)]),
+          );
+        },
+      }),
     call: (method, params) => linked.call(method, params),
     async close() {
       await linked.close();
@@ -329,6 +358,10 @@ export function createBlenderAdapter(options: BlenderAdapterOptions): BlenderAda
 }
 
 const captureName = "viewport.screenshot";
+
+// Bound on one read an approval rule makes (the selection, the open file): a Blender busy past
+// it gets the question with a plain summary.
+const approvalReadMs = 10_000;
 
 const recoveryPrefix = "dcc-blender-recovery-";
 

@@ -135,9 +135,10 @@ def unregister():
     if server is not None:
         server.stop()
     try:
-        from dcc_blender.render import remove_load_handler
+        from dcc_blender import render, unsaved
 
-        remove_load_handler()
+        render.remove_load_handler()
+        unsaved.remove_load_handler()
     except ImportError:
         pass
     attach = _state["attach"]
