@@ -14,6 +14,7 @@ import {
   revisions,
   type TestClient,
 } from "@dcc/mcp-test-clients";
+import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
 import { spawnCli, startupUrl, stopCli } from "./__fixtures__/mcp-helpers.ts";
@@ -197,5 +198,62 @@ describe("the CLI", { timeout: 120_000 }, () => {
     } finally {
       await stopCli(cli);
     }
+  });
+});
+
+// A real Blender (the host's), with every rule on: the selection's deletion is asked about by
+// name, and declining it leaves the objects.
+describeWithBlender("a real Blender with --ask delete", { timeout: 300_000 }, () => {
+  describe.each(revisions)("(%s)", (revision) => {
+    let server: ReferenceServer;
+    let dataDir: string;
+    const clients: TestClient[] = [];
+    beforeAll(async () => {
+      assertBlender();
+      dataDir = mkdtempSync(join(tmpdir(), "dcc-e2e-ask-blender-"));
+      server = await createReferenceServer({
+        port: 0,
+        dcc: ["blender"],
+        dataDir,
+        approval: { ask: ["delete"] },
+      });
+    }, 300_000);
+    afterEach(async () => {
+      await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
+    });
+    afterAll(async () => {
+      await server?.close();
+      if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const deleteAll = `
+      const before = dispatch("data.list", { collection: "objects" }).map((o) => o.name).sort();
+      dispatch("object.select_all", { action: "SELECT" });
+      let outcome;
+      try { dispatch("object.delete"); outcome = "deleted"; }
+      catch (error) { outcome = error.code + " " + error.data.rule + " " + error.data.reason; }
+      return { before, outcome, after: dispatch("data.list", { collection: "objects" }).length };`;
+
+    it("keeps the objects on no, naming them in the one question", async () => {
+      const { client, asked } = await connect(server, revision, no);
+      clients.push(client);
+      const result = await execute(client, deleteAll);
+      const output = result["output"] as { before: string[]; outcome: string; after: number };
+      expect(output.before.length).toBeGreaterThan(0);
+      expect(output.outcome).toBe("APPROVAL_DENIED delete declined");
+      expect(output.after).toBe(output.before.length);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.message).toContain(
+        `delete ${output.before.length} objects: ${output.before.join(", ")}`,
+      );
+    });
+
+    it("deletes them on yes", async () => {
+      const { client, asked } = await connect(server, revision, yes);
+      clients.push(client);
+      const result = await execute(client, deleteAll);
+      expect(result["output"]).toMatchObject({ outcome: "deleted", after: 0 });
+      expect(asked).toHaveLength(1);
+    });
   });
 });
