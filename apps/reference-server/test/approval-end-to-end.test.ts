@@ -17,7 +17,7 @@ import {
 import { assertBlender, describeWithBlender } from "@dcc/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createReferenceServer, type ReferenceServer } from "../src/index.ts";
-import { spawnCli, startupUrl, stopCli } from "./__fixtures__/mcp-helpers.ts";
+import { appDir, cliNodeArgs, spawnCli, startupUrl, stopCli } from "./__fixtures__/mcp-helpers.ts";
 
 const mayaPackage = new URL("../../../packages/maya/", import.meta.url);
 const standInMayapy = fileURLToPath(new URL("python/tests/stand_in/bin/mayapy", mayaPackage));
@@ -169,6 +169,41 @@ describe("the Maya stand-in", () => {
     }),
   );
 });
+
+describe.each(revisions)(
+  "the CLI over stdio with --ask delete (%s)",
+  { timeout: 120_000 },
+  (revision) => {
+    it("asks the client that started it, and deletes on yes", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "dcc-e2e-ask-stdio-"));
+      const asked: ElicitParams[] = [];
+      const { client } = await connectClient(
+        revision,
+        {
+          kind: "stdio",
+          command: process.execPath,
+          args: [...cliNodeArgs, "--stdio", "--data-dir", dataDir, "--ask", "delete"],
+          cwd: appDir,
+        },
+        {
+          onElicit: async (params) => {
+            asked.push(params);
+            return yes();
+          },
+        },
+      );
+      try {
+        const result = await execute(client, deleteSpheres);
+        expect((result["output"] as { outcome: string }).outcome).toBe("deleted");
+        expect(asked).toHaveLength(1);
+        expect(asked[0]?.message).toContain("delete 3 nodes: ball0, ball1, ball2");
+      } finally {
+        await client.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 describe("the CLI", { timeout: 120_000 }, () => {
   it("takes --ask delete and asks before a delete", async () => {

@@ -1,7 +1,13 @@
-import type { InputRequiredResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type InputRequiredResult,
+  type McpServer,
+  PROTOCOL_VERSION_META_KEY,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { BridgeExecutor, BridgeResult } from "./bridge-executor.ts";
 import type { DccToolCallEvent, DccToolCallObserver } from "./dcc-tool-call-event.ts";
-import { clientCanAsk } from "./internal/approval-form.ts";
+import { canElicitForm } from "./internal/approval-form.ts";
 import { clientNameOf, tokenLabelOf } from "./internal/call-identity.ts";
 import { callScript } from "./internal/call-script.ts";
 import { type ExecuteCallFacts, runExecuteCall } from "./internal/execute-call.ts";
@@ -188,7 +194,7 @@ export function registerDccApiExecutor(
                     progressIntervalMs: options.progressIntervalMs ?? 50,
                     maxLogNotifications: options.maxLogNotifications ?? 200,
                     maxResultChars,
-                    askingOf: () => askingOf(server),
+                    askingOf: (context) => askingOf(server, context),
                     onUndelivered: (undelivered, jobId) =>
                       observe(executeToolName, "execute", startedAt, undelivered, extra, {
                         ...(jobId === undefined ? {} : { jobId }),
@@ -246,16 +252,27 @@ export function registerDccApiExecutor(
 /** The first protocol revision whose servers ask through `input_required` results. */
 const roundTripRevision = "2026-07-28";
 
-/** How a client of `server` is asked to approve a command. */
-function askingOf(server: McpServer): "elicit" | "round-trip" | "none" {
-  if (!clientCanAsk(server)) return "none";
+/**
+ * How the client of a call is asked to approve a command: a 2026-07-28 request says its revision
+ * and capabilities in its own envelope (on every transport); a 2025-11-25 one said them in
+ * `initialize`.
+ */
+function askingOf(server: McpServer, extra: ServerContext): "elicit" | "round-trip" | "none" {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  const revision = envelope?.[PROTOCOL_VERSION_META_KEY];
+  // Revisions are dates, so they compare as strings.
+  if (typeof revision === "string" && revision >= roundTripRevision) {
+    return canElicitForm(envelope?.[CLIENT_CAPABILITIES_META_KEY]) ? "round-trip" : "none";
+  }
+  let capabilities: unknown;
   let version: string | undefined;
   try {
+    capabilities = server.server.getClientCapabilities();
     version = server.server.getNegotiatedProtocolVersion();
   } catch {
-    version = undefined;
+    return "none";
   }
-  // Revisions are dates, so they compare as strings.
+  if (!canElicitForm(capabilities)) return "none";
   return version !== undefined && version >= roundTripRevision ? "round-trip" : "elicit";
 }
 

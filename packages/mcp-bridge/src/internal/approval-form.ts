@@ -51,14 +51,9 @@ export function approvalAnswer(result: unknown, by: string | undefined): Approva
   return { approved: false, reason: "cancelled", by };
 }
 
-/** Whether the client declared form-mode elicitation (an empty `elicitation` object means form). */
-export function clientCanAsk(server: McpServer): boolean {
-  let elicitation: unknown;
-  try {
-    elicitation = server.server.getClientCapabilities()?.elicitation;
-  } catch {
-    return false;
-  }
+/** Whether `capabilities` declare form-mode elicitation (an empty `elicitation` means form). */
+export function canElicitForm(capabilities: unknown): boolean {
+  const elicitation = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
   if (typeof elicitation !== "object" || elicitation === null) return false;
   const modes = elicitation as Record<string, unknown>;
   return modes["form"] !== undefined || modes["url"] === undefined;
