@@ -2,11 +2,7 @@
 // field, the same on both revisions (sent during the call on 2025-11-25, embedded in an
 // `input_required` result on 2026-07-28), and how its answer is read.
 import type { ApprovalAnswer, ApprovalQuestion, Approver } from "@dcc/executor";
-import type {
-  ElicitRequestFormParams,
-  McpServer,
-  ServerContext,
-} from "@modelcontextprotocol/server";
+import type { ElicitRequestFormParams, ServerContext } from "@modelcontextprotocol/server";
 
 /** The form's one field. */
 const field = "approve";
