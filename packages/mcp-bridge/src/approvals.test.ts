@@ -11,6 +11,10 @@ import {
   revisions,
   type TestClient,
 } from "@dcc/mcp-test-clients";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type CreateDccServerOptions,
@@ -101,10 +105,13 @@ interface Asked {
   signal: AbortSignal;
 }
 
+const aliceToken = "alice-token-0123456789";
+
 async function serve(
   revision: Revision,
   options: Partial<CreateDccServerOptions> & { adapter?: ReturnType<typeof sceneAdapter> },
   answer?: (asked: Asked) => Promise<ElicitAnswer>,
+  headers?: Record<string, string>,
 ): Promise<{ client: TestClient; adapter: ReturnType<typeof sceneAdapter>; asked: Asked[] }> {
   const adapter = options.adapter ?? sceneAdapter();
   server = await createDccServer({
@@ -116,7 +123,7 @@ async function serve(
   const asked: Asked[] = [];
   const { client } = await connectClient(
     revision,
-    { kind: "http", url: server.url as string },
+    { kind: "http", url: server.url as string, ...(headers === undefined ? {} : { headers }) },
     answer === undefined
       ? {}
       : {
@@ -156,8 +163,12 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
     const events: DccToolCallEvent[] = [];
     const { client, adapter, asked } = await serve(
       revision,
-      { onToolCall: (event) => events.push(event) },
+      {
+        onToolCall: (event) => events.push(event),
+        tokens: [{ label: "alice", token: aliceToken }],
+      },
       yes,
+      { authorization: `Bearer ${aliceToken}` },
     );
     const result = await run(
       client,
@@ -178,7 +189,7 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
         command: "remove",
         summary: "delete 2 nodes: a, b",
         answer: "approved",
-        by: "test-client",
+        by: "alice",
       }),
     ]);
     expect(adapter.removed).toEqual(["a", "b", "c"]);
@@ -190,9 +201,12 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
         command: "remove",
         summary: "delete 2 nodes: a, b",
         answer: "approved",
-        by: "test-client",
+        by: "alice",
       }),
     ]);
+    // The whole call, also on 2026-07-28 where it took two requests: its job id and duration.
+    expect(events[0]?.jobId).toEqual(expect.any(String));
+    expect(auditLine(events[0] as DccToolCallEvent, false).job_id).toBe(events[0]?.jobId);
   });
 
   it("denies on no: the command does not run and the script can catch APPROVAL_DENIED", async () => {
@@ -411,3 +425,114 @@ async function eventually(check: () => boolean | Promise<boolean>): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+// The 2026-07-28 rounds seen from a client that answers them by hand (the v2 client's manual
+// mode): what a retry must repeat, and what a late or repeated retry gets.
+describe("approval rounds on 2026-07-28, answered by hand", { timeout: 120_000 }, () => {
+  const script = `dispatch("create", { name: "a" }); dispatch("remove", { names: ["a"] }); return dispatch("list", {});`;
+  type Round = {
+    inputRequests?: Record<string, unknown>;
+    requestState?: string;
+    structuredContent?: Record<string, unknown>;
+  };
+
+  async function manualClient(): Promise<{
+    call: (args: Record<string, unknown>, retry?: Record<string, unknown>) => Promise<Round>;
+    close: () => Promise<void>;
+  }> {
+    const client = new ModernClient(
+      { name: "by-hand", version: "1.0.0" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        capabilities: { elicitation: { form: {} } },
+        inputRequired: { autoFulfill: false },
+      },
+    );
+    await client.connect(new ModernHttpTransport(new URL(server?.url as string)));
+    return {
+      call: async (args, retry = {}) =>
+        (await client.callTool(
+          { name: "dcc_execute", arguments: args, ...retry } as never,
+          { allowInputRequired: true, timeout: 60_000 } as never,
+        )) as unknown as Round,
+      close: () => client.close(),
+    };
+  }
+
+  it("refuses a retry with other arguments, and the paused script still takes the right one", async () => {
+    const adapter = sceneAdapter();
+    server = await createDccServer({ port: 0, adapters: [adapter], approval: { ask: ["delete"] } });
+    const client = await manualClient();
+    try {
+      const first = await client.call({ code: script });
+      const key = Object.keys(first.inputRequests ?? {})[0] as string;
+      expect(key).toBeDefined();
+      const yesTo = { inputResponses: { [key]: { action: "accept", content: { approve: true } } } };
+      const other = await client.call(
+        { code: 'return "something else";' },
+        { ...yesTo, requestState: first.requestState },
+      );
+      expect(other.structuredContent).toMatchObject({
+        success: false,
+        errorCode: "INVALID_INPUT",
+        message: expect.stringContaining("belongs to a different call"),
+      });
+      expect(adapter.removed).toEqual([]);
+      const right = await client.call(
+        { code: script },
+        { ...yesTo, requestState: first.requestState },
+      );
+      expect(right.structuredContent).toMatchObject({ success: true, output: [] });
+      expect(adapter.removed).toEqual(["a"]);
+      // The same retry again (its answer lost on the way, say) gets the same result, not a rerun.
+      const again = await client.call(
+        { code: script },
+        { ...yesTo, requestState: first.requestState },
+      );
+      expect(again.structuredContent).toMatchObject({ success: true, output: [] });
+      expect(adapter.removed).toEqual(["a"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a requestState it did not issue", async () => {
+    server = await createDccServer({
+      port: 0,
+      adapters: [sceneAdapter()],
+      approval: { ask: ["delete"] },
+    });
+    const client = await manualClient();
+    try {
+      const forged = await client.call(
+        { code: script },
+        { inputResponses: {}, requestState: "v1.e30.AAAA" },
+      );
+      expect(forged.structuredContent).toMatchObject({
+        success: false,
+        errorCode: "INVALID_INPUT",
+        message: expect.stringContaining("not issued by this server"),
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("progress after a question (2026-07-28)", { timeout: 120_000 }, () => {
+  it("reaches the client on the retried request's own token", async () => {
+    const { client } = await serve("2026-07-28", {}, yes);
+    const seen: number[] = [];
+    const result = await client.callTool(
+      {
+        name: "dcc_execute",
+        arguments: {
+          code: `progress(1, 10); dispatch("create", { name: "a" }); dispatch("remove", { names: ["a"] }); progress(9, 10); return 1;`,
+        },
+      },
+      { timeout: 60_000, onprogress: (progress) => seen.push(progress.progress) },
+    );
+    expect(result.structuredContent).toMatchObject({ success: true, output: 1 });
+    expect(seen).toContain(9);
+  });
+});

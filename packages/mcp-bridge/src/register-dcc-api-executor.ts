@@ -174,7 +174,7 @@ export function registerDccApiExecutor(
       async (args, extra) => {
         const startedAt = performance.now();
         const jobAction = args.job_id !== undefined || args.job_action !== undefined;
-        const facts: ExecuteCallFacts = {};
+        const facts: ExecuteCallFacts = { startedAt };
         const async = args.async === true || isAsyncMeta(extra.mcpReq._meta);
         const span = startToolCallSpan(executeToolName, dccName, extra.mcpReq._meta, () =>
           identity(extra),
@@ -201,7 +201,9 @@ export function registerDccApiExecutor(
                         async: false,
                         script: callScript(args, undelivered),
                       }),
-                    answererOf: (context) => tokenLabelOf(context) ?? clientNameOf(server),
+                    // Verified only: a labelled token's label (the audit line keeps the name a
+                    // client gives itself apart, as `client_claimed`).
+                    answererOf: (context) => tokenLabelOf(context),
                     identityOf: (context) => {
                       const tokenLabel = tokenLabelOf(context);
                       const clientName = clientNameOf(server);
@@ -233,7 +235,8 @@ export function registerDccApiExecutor(
         if ("inputRequired" in outcome) return outcome["inputRequired"] as InputRequiredResult;
         const result = outcome as BridgeResult;
         if (facts.reported !== true)
-          observe(executeToolName, "execute", startedAt, result, extra, {
+          // A retried 2026-07-28 call: its duration runs from the first request.
+          observe(executeToolName, "execute", facts.startedAt ?? startedAt, result, extra, {
             jobId: jobAction ? args.job_id : (facts.jobId ?? jobIdOf(result)),
             ...(jobAction
               ? { jobAction: args.job_action }

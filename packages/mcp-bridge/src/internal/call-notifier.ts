@@ -14,7 +14,8 @@ export type SendNotification = (notification: {
 /** Options for {@link CallNotifier}. */
 export interface CallNotifierOptions {
   send: SendNotification;
-  progressToken: string | number | undefined;
+  /** The call's progress token, or a function giving the one of the request serving it now. */
+  progressToken: string | number | undefined | (() => string | number | undefined);
   /** The level the client set with logging/setLevel, or undefined when it never did. */
   logLevel: () => LoggingLevel | undefined;
   logger: string;
@@ -56,7 +57,7 @@ export class CallNotifier {
 
   /** Receives a `progress()` report from the script. */
   readonly onProgress = (progress: ExecuteProgress): void => {
-    if (this.#options.progressToken === undefined) return;
+    if (this.#token() === undefined) return;
     const floor = Math.max(this.#lastSent, this.#pending?.progress ?? Number.NEGATIVE_INFINITY);
     if (!Number.isFinite(progress.progress) || progress.progress <= floor) return;
     this.#pending = progress;
@@ -106,11 +107,16 @@ export class CallNotifier {
     this.#inFlight.add(sent);
   }
 
+  #token(): string | number | undefined {
+    const token = this.#options.progressToken;
+    return typeof token === "function" ? token() : token;
+  }
+
   #sendPending(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const progress = this.#pending;
-    const token = this.#options.progressToken;
+    const token = this.#token();
     this.#pending = undefined;
     if (progress === undefined || token === undefined || progress.progress <= this.#lastSent)
       return;

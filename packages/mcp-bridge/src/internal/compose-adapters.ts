@@ -59,7 +59,7 @@ export async function composeAdapters(options: DccCompositionOptions): Promise<C
         slots.length === 1 ? (reasons[0] as string) : `No adapter started: ${reasons.join("; ")}`,
     });
   }
-  const text = instructions ?? withApprovalNote(combinedInstructions(slots), options.approval);
+  const text = withApprovalNote(instructions ?? combinedInstructions(slots), options.approval);
   return {
     slots,
     serverOptions: {
@@ -173,11 +173,14 @@ function checkApproval(approval: AdapterApprovalOptions | undefined): void {
   const timeoutSecs = approval.timeoutSecs;
   if (
     timeoutSecs !== undefined &&
-    (typeof timeoutSecs !== "number" || !Number.isFinite(timeoutSecs) || timeoutSecs <= 0)
+    (typeof timeoutSecs !== "number" ||
+      !Number.isFinite(timeoutSecs) ||
+      timeoutSecs <= 0 ||
+      timeoutSecs > 86_400)
   ) {
     throw new McpBridgeError({
       code: "INVALID_CONFIG",
-      message: `approval.timeoutSecs must be a positive number of seconds, not ${String(timeoutSecs)}`,
+      message: `approval.timeoutSecs must be a number of seconds above 0 and at most 86400 (a day), not ${String(timeoutSecs)}`,
     });
   }
 }

@@ -19,7 +19,12 @@ import { jobView } from "./job-view.ts";
 import type { LogLevelReader } from "./log-level.ts";
 import { submissionFailed } from "./queue-unavailable.ts";
 import { runQueuedCall } from "./queued-call.ts";
-import { type RoundOutcome, type RoundTripCall, roundTripCallsOf } from "./round-trip-calls.ts";
+import {
+  type ResumeRefusal,
+  type RoundOutcome,
+  type RoundTripCall,
+  roundTripCallsOf,
+} from "./round-trip-calls.ts";
 import { startJobSpan } from "./tool-call-trace.ts";
 import { fitResult } from "./tool-result.ts";
 import type { ExecuteArguments } from "./tool-schemas.ts";
@@ -62,6 +67,11 @@ export interface ExecuteCallFacts {
   jobId?: string;
   /** The result was reported already, when it came with no request to carry it. */
   reported?: boolean;
+  /**
+   * When the call started (`performance.now()`): set by the caller for a new call, and by a
+   * retried 2026-07-28 call to its first request's, so the audit has the whole duration.
+   */
+  startedAt?: number;
 }
 
 type Extra = ServerContext;
@@ -75,7 +85,7 @@ export async function runExecuteCall(
   facts: ExecuteCallFacts = {},
 ): Promise<ExecuteCallOutcome> {
   const dccName = executor.dccName;
-  const resumed = await resumeRoundTrip(extra, settings, facts);
+  const resumed = await resumeRoundTrip(args, extra, settings, facts);
   if (resumed !== undefined) return resumed;
   const problem = argumentProblem(executor, args);
   if (problem !== undefined) {
@@ -207,11 +217,15 @@ async function startRoundTrip(
   start: RoundTripStart,
 ): Promise<ExecuteCallOutcome> {
   const calls = roundTripCallsOf(settings.jobs);
-  const call = calls.create();
-  // Progress and log lines go on whichever request serves the call at the time.
+  const call = calls.create({
+    tool: settings.executeToolName,
+    args,
+    startedAt: facts.startedAt ?? performance.now(),
+  });
+  // Progress and log lines go on whichever request serves the call at the time, with its token.
   const notifier = new CallNotifier({
     send: (notification) => call.attached?.mcpReq.notify(notification) ?? Promise.resolve(),
-    progressToken: extra.mcpReq._meta?.progressToken,
+    progressToken: () => call.attached?.mcpReq._meta?.progressToken,
     logLevel: () => settings.logLevel(call.attached ?? extra),
     logger: executor.dccName,
     intervalMs: settings.progressIntervalMs,
@@ -224,6 +238,7 @@ async function startRoundTrip(
           { ...start.runOptions, signal: call.signal },
           (context) => {
             facts.jobId = context.jobId;
+            call.jobId = context.jobId;
             return runScript(
               executor,
               args,
@@ -244,7 +259,7 @@ async function startRoundTrip(
         await notifier.flush();
       }
     },
-    (result) => settings.onUndelivered?.(result, facts.jobId),
+    (result) => settings.onUndelivered?.(result, call.jobId),
   );
   return roundOutcome(
     call,
@@ -254,11 +269,23 @@ async function startRoundTrip(
   );
 }
 
+/** What a refused retry is told, by why. */
+const refusals: Record<ResumeRefusal, string> = {
+  unknown: "This answer's requestState was not issued by this server",
+  "other-caller":
+    "This answer comes from another caller than the one asked (a different token): only the caller asked can answer",
+  "other-call":
+    "This answer's requestState belongs to a different call: a retry must repeat the tool and arguments of the call that asked",
+  expired: "This answer's requestState has expired",
+  gone: "This answer is for an approval question that is no longer open: its time ran out and the script was stopped, or the server restarted. The script may have run in part and been rolled back; check the scene before running it again",
+};
+
 /**
  * A retried call that answers questions (its `requestState` names the paused call): undefined
  * for a request that carries no state.
  */
 async function resumeRoundTrip(
+  args: ExecuteArguments,
   extra: Extra,
   settings: ExecuteCallSettings,
   facts: ExecuteCallFacts,
@@ -270,19 +297,23 @@ async function resumeRoundTrip(
     return undefined;
   }
   if (typeof state !== "string" || state === "") return undefined;
-  const resumed = await roundTripCallsOf(settings.jobs).resume(state, extra);
-  if (resumed === undefined) {
+  const resumed = await roundTripCallsOf(settings.jobs).resume(state, extra, {
+    tool: settings.executeToolName,
+    args,
+  });
+  if ("refused" in resumed) {
     return {
       success: false,
-      message:
-        "This answer is for an approval question that is no longer open: it was answered, its time ran out, or the server restarted. Run the script again.",
-      error: "unknown or expired requestState",
+      message: `${refusals[resumed.refused]}.`,
+      error: `requestState refused: ${resumed.refused}`,
       errorCode: "INVALID_INPUT",
       completion: "not_started",
     };
   }
   const { call, questions } = resumed;
   facts.reported = call.reportedAlone;
+  if (call.jobId !== undefined) facts.jobId = call.jobId;
+  facts.startedAt = call.origin.startedAt;
   return roundOutcome(
     call,
     await call.serve(extra, questions, settings.answererOf?.(extra)),
@@ -298,11 +329,17 @@ async function roundOutcome(
   extra: Extra,
   settings: ExecuteCallSettings,
 ): Promise<ExecuteCallOutcome> {
-  if (outcome.kind === "result") {
-    call.close();
-    return outcome.result;
+  if (outcome.kind === "result") return outcome.result;
+  if (outcome.kind === "busy") {
+    return {
+      success: false,
+      message:
+        "Another request is answering this call's approval question right now; wait for its answer instead of retrying.",
+      error: "call already being served",
+      errorCode: "BUSY",
+      completion: "not_started",
+    };
   }
-  const calls = roundTripCallsOf(settings.jobs);
   const keys = outcome.questions.map((question) => question.key);
   return {
     inputRequired: inputRequired({
@@ -312,7 +349,7 @@ async function roundOutcome(
           inputRequired.elicit(approvalForm(question)),
         ]),
       ),
-      requestState: await calls.mint(call, keys, extra),
+      requestState: await roundTripCallsOf(settings.jobs).mint(call, keys, extra),
     }),
   };
 }
