@@ -5,7 +5,11 @@
 // one operator (`mesh.primitive_cube_add`), and a one-command script's transaction (begin and
 // commit, and a rollback) beside the same script without one. A command's cost in a script is
 // (a script of 2 × `count` of them − a script of `count`) / `count`, so what a script pays once
-// (its start, its transaction) is left out; the medians of 3 rounds.
+// (its start) is left out; the medians of 3 rounds. Those scripts run without a transaction, and
+// the scene is evaluated before each: a commit's undo step and the evaluation of what the
+// script wrote cost what the scene holds (0.3–0.6 s at 10,000 objects after objects.new), once
+// per script, and their noise divided by `count` swamped the command's own cost (a transaction
+// adds a set lookup per command; its begin and commit are the rows of their own).
 // 100,000 objects are built only on a Blender with a name map (3.5 and later): Blender 3.4 names
 // each new data-block by a walk of its whole list, so building 100,000 takes many minutes.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,7 +31,9 @@ const operations = {
   cube_add: (i) => `dispatch("mesh.primitive_cube_add", { location: [${i}, 0, 0] });`,
 };
 
-async function timedScript(executor, code) {
+async function timedScript(adapter, executor, code) {
+  // What earlier scripts or plain bpy wrote is evaluated now, not in the timed script.
+  await adapter.call("bench.settle");
   const begin = performance.now();
   const run = await executor.execute(code, { timeoutSecs: 300 });
   if (!run.success) throw new Error(`bench script failed: ${run.error}`);
@@ -70,8 +76,8 @@ export async function runSceneSweep({ log, remainingMs }) {
             const script = (from, n) =>
               `${Array.from({ length: n }, (_, i) => command(from + i)).join("\n")}\nreturn 1;`;
             const first = round * 3 * count;
-            const short = await timedScript(executor, script(first, count));
-            const long = await timedScript(executor, script(first + count, 2 * count));
+            const short = await timedScript(adapter, plain, script(first, count));
+            const long = await timedScript(adapter, plain, script(first + count, 2 * count));
             ours.push(Math.max(0, long - short) / count);
             base.push((await adapter.call("bench.plain", { op, count })).ms);
             if (long > 5_000 || left() < 30_000) break;
@@ -91,8 +97,9 @@ export async function runSceneSweep({ log, remainingMs }) {
         const txn = { commit: [], plain: [], rollback: [] };
         const one = `dispatch("data.set", { path: 'objects["${name(1)}"].location', value: [1, 2, 3] });`;
         for (let round = 0; round < 3; round++) {
-          txn.commit.push(await timedScript(executor, `${one}\nreturn 1;`));
-          txn.plain.push(await timedScript(plain, `${one}\nreturn 1;`));
+          txn.commit.push(await timedScript(adapter, executor, `${one}\nreturn 1;`));
+          txn.plain.push(await timedScript(adapter, plain, `${one}\nreturn 1;`));
+          await adapter.call("bench.settle");
           const begin = performance.now();
           const failed = await executor.execute(`${one}\nthrow new Error("undo me");`, {
             timeoutSecs: 300,

@@ -4,8 +4,9 @@
 mesh, so only the object count grows) named ``o000000``, ``o000001``, … directly in ``bpy``, fast
 where a script's commands would not be. ``bench.plain`` with ``{"op": name, "count": k}`` runs
 one operation ``k`` times in plain ``bpy`` on that scene and returns the median milliseconds of
-one, the baseline for the same operation dispatched from a script. Both are link methods: only
-the authenticated caller (the benchmark) reaches them, never a script.
+one, the baseline for the same operation dispatched from a script. ``bench.settle`` evaluates the
+scene between timed scripts; ``bench.profile`` profiles the calls in between its start and stop.
+All are link methods: only the authenticated caller (the benchmark) reaches them, never a script.
 """
 
 from __future__ import annotations
@@ -68,3 +69,33 @@ def bench_plain(params, call, policy):
         operation(index)
         times.append((time.perf_counter() - started) * 1000.0)
     return {"ms": statistics.median(times)}
+
+
+def bench_settle(params, call, policy):
+    """Evaluates what earlier writes left unevaluated (the scripts' and plain ``bpy``'s), so that
+    a timed script that follows does not pay for it."""
+    bpy.context.view_layer.update()
+    return {}
+
+
+_profiler = []
+
+
+def bench_profile(params, call, policy):
+    """``{"action": "start"}`` profiles every call until ``{"action": "stop"}``, which returns the
+    functions that took the most time (cProfile), to see where a command's time goes."""
+    import cProfile
+    import io
+    import pstats
+
+    if params.get("action") == "start":
+        _profiler[:] = [cProfile.Profile()]
+        _profiler[0].enable()
+        return {}
+    if not _profiler:
+        return {"stats": ""}
+    profiler = _profiler.pop()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats(params.get("sort", "tottime")).print_stats(int(params.get("top", 25)))
+    return {"stats": out.getvalue()}

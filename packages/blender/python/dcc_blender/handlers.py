@@ -33,7 +33,7 @@ from .policy import Policy, PolicyRefusal
 # not look at the scene. Every other command (reads, operators, captures) evaluates what the
 # writes before it left, once.
 _UNSETTLED_OK = frozenset(
-    {"data.set", "data.call", "ping", "bench.echo", "bench.stamps"}
+    {"data.set", "data.call", "ping", "bench.echo", "bench.stamps", "bench.profile"}
 )
 
 
@@ -142,6 +142,8 @@ HANDLERS = {
     "bench.stamps": stamps.bench_stamps,
     "bench.scene": bench_scene.bench_scene,
     "bench.plain": bench_scene.bench_plain,
+    "bench.profile": bench_scene.bench_profile,
+    "bench.settle": bench_scene.bench_settle,
     "bench.undo": undo_bench.bench_undo,
     "bench.save": recovery.bench_plain_save,
     "bench.populate": recovery.bench_populate,

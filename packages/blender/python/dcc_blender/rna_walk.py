@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 import bpy
 from dcc_link import HandlerError
@@ -59,14 +59,28 @@ def _close(name: str, names) -> str:
     return ""
 
 
+# Parsed paths by their text: a script sends the same few paths again and again (a loop's
+# data.set), and parsing is a third of a data command's own Python work. A DataPath is frozen,
+# so one may be shared; the cache is emptied when full, so it stays small.
+_parsed: Dict[str, DataPath] = {}
+_PARSED_MAX = 4096
+
+
 def _parse(text: Any) -> DataPath:
     if not isinstance(text, str) or not text:
         given = "missing (or null)" if text is None else json.dumps(text, default=str)
         raise HandlerError(INVALID_PATH, f"a path must be a non-empty string like 'objects[\"Cube\"].location'; it is {given}")
+    path = _parsed.get(text)
+    if path is not None:
+        return path
     try:
-        return parse_path(text)
+        path = parse_path(text)
     except PathSyntaxError as error:
         raise HandlerError(INVALID_PATH, error.message, {"position": error.position}) from None
+    if len(_parsed) >= _PARSED_MAX:
+        _parsed.clear()
+    _parsed[text] = path
+    return path
 
 
 def _rna_of(value):
@@ -216,10 +230,11 @@ def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional
                 {"rule": rule},
             )
         cur, prop, parent = getattr(bpy.data, first), data_props[first], bpy.data
-    done = [steps[0]]
     last = steps[0]
+    # The text so far, grown a step at a time (as format_path writes it) rather than formatted
+    # again from the start at every step.
+    so_far = format_path(path.root, steps[:1])
     for index, step in enumerate(steps[1:], start=1):
-        so_far = format_path(path.root, done)
         if cur is None:
             raise HandlerError(NOT_FOUND, f"{so_far} is None: it has no {step.text().lstrip('.')}")
         parent = cur
@@ -230,12 +245,12 @@ def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional
             cur, prop = _key(cur, step.value, so_far), None
         else:
             cur, prop = _index(cur, step.value, so_far), prop
-        done.append(step)
         last = step
-        _guard_type(cur, format_path(path.root, done), policy)
+        so_far += step.text()
+        _guard_type(cur, so_far, policy)
         if isinstance(cur, bpy.types.Mesh) and cur.is_editmode:
             _load_edit_mesh(cur)
-    return Resolved(cur, parent, last, prop, format_path(path.root, done))
+    return Resolved(cur, parent, last, prop, so_far)
 
 
 def _load_edit_mesh(mesh) -> None:
