@@ -20,6 +20,7 @@ from . import (
     operators,
     recovery,
     render,
+    rna_walk,
     stamps,
     transaction,
     undo_bench,
@@ -37,12 +38,22 @@ _UNSETTLED_OK = frozenset(
 )
 
 
+# Commands that free or reload no data-block: the data-blocks the data commands found by name
+# stay noted across them (see ``rna_walk.forget_found``); any other command empties the notes.
+_KEEPS_FOUND = frozenset(
+    {"data.get", "data.set", "data.list", "data.describe", "data.call", "ping", "bench.echo", "bench.stamps", "bench.profile", "bench.settle"}
+)
+
+
 def _guarded(function: Callable, policy: Policy, method: str) -> Callable:
     settles = method not in _UNSETTLED_OK
+    forgets = method not in _KEEPS_FOUND
 
     def handler(params, call):
         if not isinstance(params, dict):
             raise HandlerError("INVALID_ARGS", "params must be an object")
+        if forgets:
+            rna_walk.forget_found()
         if settles:
             data_api.settle()
         try:
@@ -150,6 +161,11 @@ HANDLERS = {
 }
 
 
+def _transaction(function: Callable, params, call, policy: Policy):
+    rna_walk.forget_found()  # a rollback reloads the scene
+    return function(params, call, policy)
+
+
 def prepare(policy: Policy) -> None:
     """Confines render output now and after every file load; probes whether captures can draw."""
     render.confine_outputs(policy)
@@ -162,7 +178,7 @@ def build_dispatcher(policy: Policy, dispatcher: Optional[Dispatcher] = None) ->
     dispatcher = dispatcher if dispatcher is not None else Dispatcher()
     for name, function in HANDLERS.items():
         if name in _TRANSACTION:
-            dispatcher.register(name, lambda params, call, function=function: function(params, call, policy))
+            dispatcher.register(name, lambda params, call, function=function: _transaction(function, params, call, policy))
         else:
             dispatcher.register(name, _guarded(function, policy, name))
     register_commands(
