@@ -4,8 +4,9 @@
 mesh, so only the object count grows) named ``o000000``, ``o000001``, … directly in ``bpy``, fast
 where a script's commands would not be. ``bench.plain`` with ``{"op": name, "count": k}`` runs
 one operation ``k`` times in plain ``bpy`` on that scene and returns the median milliseconds of
-one, the baseline for the same operation dispatched from a script. Both are link methods: only
-the authenticated caller (the benchmark) reaches them, never a script.
+one, the baseline for the same operation dispatched from a script. ``bench.settle`` evaluates the
+scene between timed scripts; ``bench.profile`` profiles the calls in between its start and stop.
+All are link methods: only the authenticated caller (the benchmark) reaches them, never a script.
 """
 
 from __future__ import annotations
@@ -43,8 +44,15 @@ def _get_location(index: int) -> None:
     tuple(bpy.data.objects[object_name(index % 10)].location)
 
 
+_made = [0]
+
+
 def _new_and_link(index: int) -> None:
-    obj = bpy.data.objects.new("bench-new-%d" % index, None)
+    # Names a script's objects never take ("bench-new-<n>"), sorting beside them: Blender keeps
+    # each list sorted by name, and both what it costs to insert a name and to make a taken name
+    # unique depend on the name.
+    _made[0] += 1
+    obj = bpy.data.objects.new("bench-new-p%d" % _made[0], None)
     bpy.data.collections["Collection"].objects.link(obj)
 
 
@@ -68,3 +76,33 @@ def bench_plain(params, call, policy):
         operation(index)
         times.append((time.perf_counter() - started) * 1000.0)
     return {"ms": statistics.median(times)}
+
+
+def bench_settle(params, call, policy):
+    """Evaluates what earlier writes left unevaluated (the scripts' and plain ``bpy``'s), so that
+    a timed script that follows does not pay for it."""
+    bpy.context.view_layer.update()
+    return {}
+
+
+_profiler = []
+
+
+def bench_profile(params, call, policy):
+    """``{"action": "start"}`` profiles every call until ``{"action": "stop"}``, which returns the
+    functions that took the most time (cProfile), to see where a command's time goes."""
+    import cProfile
+    import io
+    import pstats
+
+    if params.get("action") == "start":
+        _profiler[:] = [cProfile.Profile()]
+        _profiler[0].enable()
+        return {}
+    if not _profiler:
+        return {"stats": ""}
+    profiler = _profiler.pop()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats(params.get("sort", "tottime")).print_stats(int(params.get("top", 25)))
+    return {"stats": out.getvalue()}

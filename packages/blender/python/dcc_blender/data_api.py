@@ -27,6 +27,7 @@ from .rna_walk import (
     _parse,
     _rna_of,
     python_properties,
+    remember_found,
     resolve_text,
     walk,
 )
@@ -424,6 +425,9 @@ def data_call(params: dict, call, policy) -> Any:
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
     note_write()
+    if last.value == "new" and path.root == "data" and len(path.steps) == 2 and isinstance(result, bpy.types.ID):
+        # The script names it next (its $path, a data.set): no walk of the list to find it.
+        remember_found(path.steps[0].value, result)
     return to_json(result, 1)
 
 

@@ -20,6 +20,7 @@ from . import (
     operators,
     recovery,
     render,
+    rna_walk,
     stamps,
     transaction,
     undo_bench,
@@ -34,16 +35,26 @@ from .policy import Policy, PolicyRefusal
 # not look at the scene. Every other command (reads, operators, captures) evaluates what the
 # writes before it left, once.
 _UNSETTLED_OK = frozenset(
-    {"data.set", "data.call", "ping", "bench.echo", "bench.stamps"}
+    {"data.set", "data.call", "ping", "bench.echo", "bench.stamps", "bench.profile"}
+)
+
+
+# Commands that free or reload no data-block: the data-blocks the data commands found by name
+# stay noted across them (see ``rna_walk.forget_found``); any other command empties the notes.
+_KEEPS_FOUND = frozenset(
+    {"data.get", "data.set", "data.list", "data.describe", "data.call", "ping", "bench.echo", "bench.stamps", "bench.profile", "bench.settle"}
 )
 
 
 def _guarded(function: Callable, policy: Policy, method: str) -> Callable:
     settles = method not in _UNSETTLED_OK
+    forgets = method not in _KEEPS_FOUND
 
     def handler(params, call):
         if not isinstance(params, dict):
             raise HandlerError("INVALID_ARGS", "params must be an object")
+        if forgets:
+            rna_walk.forget_found()
         if settles:
             data_api.settle()
         unsaved.before_command()
@@ -150,10 +161,17 @@ HANDLERS = {
     "bench.stamps": stamps.bench_stamps,
     "bench.scene": bench_scene.bench_scene,
     "bench.plain": bench_scene.bench_plain,
+    "bench.profile": bench_scene.bench_profile,
+    "bench.settle": bench_scene.bench_settle,
     "bench.undo": undo_bench.bench_undo,
     "bench.save": recovery.bench_plain_save,
     "bench.populate": recovery.bench_populate,
 }
+
+
+def _transaction(function: Callable, params, call, policy: Policy):
+    rna_walk.forget_found()  # a rollback reloads the scene
+    return function(params, call, policy)
 
 
 def prepare(policy: Policy) -> None:
@@ -169,7 +187,7 @@ def build_dispatcher(policy: Policy, dispatcher: Optional[Dispatcher] = None) ->
     dispatcher = dispatcher if dispatcher is not None else Dispatcher()
     for name, function in HANDLERS.items():
         if name in _TRANSACTION:
-            dispatcher.register(name, lambda params, call, function=function: function(params, call, policy))
+            dispatcher.register(name, lambda params, call, function=function: _transaction(function, params, call, policy))
         else:
             dispatcher.register(name, _guarded(function, policy, name))
     register_commands(

@@ -61,6 +61,9 @@ READS = frozenset(
         "bench.stamps",
         "bench.undo",
         "bench.save",
+        "bench.profile",
+        # An evaluation: derived data only, nothing the undo step holds.
+        "bench.settle",
     }
 )
 # Operators that write files and leave the scene alone (a save's file path is not undoable).

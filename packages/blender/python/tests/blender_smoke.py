@@ -717,6 +717,32 @@ def _():
     assert bpy.context.scene.render.filepath.startswith(policy.data_dir)
 
 
+@check("a data-block named by path is the one that now has the name (removed, renamed, undone)")
+def _():
+    call("blender.reset")
+    made = call("data.call", {"path": "objects.new", "args": ["Known", None]})
+    assert made["path"] == 'objects["Known"]', made
+    call("data.set", {"path": 'objects["Known"].location', "value": [1, 2, 3]})
+    # Removed and made again under the same name: the new one, not the freed one.
+    call("data.call", {"path": "objects.remove", "args": [{"$path": 'objects["Known"]'}]})
+    fails("NOT_FOUND", "data.get", {"path": 'objects["Known"].location'})
+    call("data.call", {"path": "objects.new", "args": ["Known", None]})
+    assert call("data.get", {"path": 'objects["Known"].location'}) == [0, 0, 0]
+    # Renamed: the old name no longer finds it, the new one does.
+    call("data.set", {"path": 'objects["Known"].name', "value": "Other"})
+    fails("NOT_FOUND", "data.get", {"path": 'objects["Known"].location'})
+    call("data.set", {"path": 'objects["Other"].location', "value": [4, 5, 6]})
+    assert tuple(bpy.data.objects["Other"].location) == (4, 5, 6)
+    # Taken back by a rollback: gone, and a new one of that name is found afresh.
+    call("blender.txn.begin", {"label": "known"})
+    call("data.call", {"path": "objects.new", "args": ["Undone", None]})
+    call("data.set", {"path": 'objects["Undone"].location', "value": [7, 8, 9]})
+    assert call("blender.txn.end", {"rollback": True})["rolledBack"] is True
+    fails("NOT_FOUND", "data.get", {"path": 'objects["Undone"].location'})
+    bpy.data.objects.new("Undone", None)  # outside any command
+    assert call("data.get", {"path": 'objects["Undone"].location'}) == [0, 0, 0]
+
+
 shutil.rmtree(data_dir, ignore_errors=True)
 if failures:
     print(f"SMOKE FAILED: {', '.join(failures)}", flush=True)
