@@ -61,11 +61,21 @@ describe("a missing Blender", () => {
 
 /**
  * Kills Blender itself: the adapter's `pid` is bubblewrap's under the OS sandbox, and killing that
- * wrapper first leaves Blender a moment in which it still answers its connection.
+ * wrapper first leaves Blender a moment in which it still answers its connection. Blender is the
+ * process whose executable is `blender` (bubblewrap's own command lines name it too, as an
+ * argument), and one that ends meanwhile is no error.
  */
 function killBlender(pid: number): void {
-  const inside = descendantsOf(pid).filter((child) => /(^|\/)blender\s/.test(commandLineOf(child)));
-  for (const target of inside.length > 0 ? inside : [pid]) process.kill(target, "SIGKILL");
+  const isBlender = (child: number): boolean =>
+    /(^|\/)blender$/.test(commandLineOf(child).split(" ")[0] ?? "");
+  const inside = descendantsOf(pid).filter(isBlender);
+  for (const target of inside.length > 0 ? inside : [pid]) {
+    try {
+      process.kill(target, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
 }
 
 describeWithBlender("Blender killed mid-script", () => {
