@@ -10,15 +10,10 @@ import {
   createAdapterExecutor,
   type DccApiExecutor,
 } from "@dcc/executor";
-import {
-  assertBlender,
-  commandLineOf,
-  descendantsOf,
-  describeWithBlender,
-  waitFor,
-} from "@dcc/test-support";
+import { assertBlender, describeWithBlender, waitFor } from "@dcc/test-support";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { type BlenderSession, outputOf, startBlenderSession } from "./support/blender-session.ts";
+import { killBlender } from "./support/kill-blender.ts";
 
 interface Asked {
   rule: string;
@@ -346,12 +341,3 @@ describeWithBlender("approval rules on a real Blender", { timeout: 300_000 }, ()
     expect(asked).toEqual([{ rule: "delete", command: "object.delete", summary: "object.delete" }]);
   });
 });
-
-/**
- * Kills Blender itself: the adapter's `pid` is bubblewrap's under the OS sandbox, and killing that
- * wrapper first leaves Blender a moment in which it still answers its connection.
- */
-function killBlender(pid: number): void {
-  const inside = descendantsOf(pid).filter((child) => /(^|\/)blender\s/.test(commandLineOf(child)));
-  for (const target of inside.length > 0 ? inside : [pid]) process.kill(target, "SIGKILL");
-}

@@ -7,8 +7,6 @@ import { createAdapterExecutor } from "@dcc/executor";
 import { DccProcess } from "@dcc/link";
 import {
   assertBlender,
-  commandLineOf,
-  descendantsOf,
   describeWithBlender,
   processAlive,
   processesOf,
@@ -25,6 +23,7 @@ import {
   watchMainThread,
 } from "./support/blender-session.ts";
 import { runSandboxTests } from "./support/bwrap-available.ts";
+import { killBlender } from "./support/kill-blender.ts";
 
 describe("a missing Blender", () => {
   it("refuses to start, naming where it looked and how to install Blender", async () => {
@@ -58,25 +57,6 @@ describe("a missing Blender", () => {
     rmSync(adapter.dataDir, { recursive: true, force: true });
   });
 });
-
-/**
- * Kills Blender itself: the adapter's `pid` is bubblewrap's under the OS sandbox, and killing that
- * wrapper first leaves Blender a moment in which it still answers its connection. Blender is the
- * process whose executable is `blender` (bubblewrap's own command lines name it too, as an
- * argument), and one that ends meanwhile is no error.
- */
-function killBlender(pid: number): void {
-  const isBlender = (child: number): boolean =>
-    /(^|\/)blender$/.test(commandLineOf(child).split(" ")[0] ?? "");
-  const inside = descendantsOf(pid).filter(isBlender);
-  for (const target of inside.length > 0 ? inside : [pid]) {
-    try {
-      process.kill(target, "SIGKILL");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-    }
-  }
-}
 
 describeWithBlender("Blender killed mid-script", () => {
   let session: BlenderSession;

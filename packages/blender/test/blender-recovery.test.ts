@@ -5,6 +5,7 @@ import type { LinkedRecoveryCopy } from "@dcc/linked-adapter";
 import { assertBlender, describeWithBlender, waitFor } from "@dcc/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BlenderSession, outputOf, startBlenderSession } from "./support/blender-session.ts";
+import { killBlender } from "./support/kill-blender.ts";
 
 // After a forced restart the next command is told what happened; this script catches that
 // notice and then reads the scene it finds.
@@ -18,10 +19,10 @@ interface AfterRestart {
   names: string[];
 }
 
-/** Kills the running Blender (bwrap's whole sandbox, when sandboxed) and waits for the next. */
-async function killBlender(session: BlenderSession): Promise<void> {
+/** Kills the running Blender and waits for the next. */
+async function killAndRestart(session: BlenderSession): Promise<void> {
   const launches = session.adapter.launches;
-  process.kill(session.adapter.pid as number, "SIGKILL");
+  killBlender(session.adapter.pid as number);
   await waitFor("Blender to be restarted", () => session.adapter.launches > launches, 180_000);
 }
 
@@ -46,7 +47,7 @@ describeWithBlender("a Blender killed and restarted (recovery copy)", () => {
 
   it("with no committed change yet: starts from the factory scene and says there was no copy", async () => {
     expect(session.adapter.recoveryCopy).toBeUndefined();
-    await killBlender(session);
+    await killAndRestart(session);
     const seen = outputOf<AfterRestart>(await session.run(afterRestart));
     expect(seen.notice?.code).toBe("HOST_GONE");
     expect(seen.notice?.message).toMatch(/restarted with its factory start-up scene/);
@@ -75,7 +76,7 @@ describeWithBlender("a Blender killed and restarted (recovery copy)", () => {
       dispatch("mesh.primitive_cone_add", {});
       throw new Error("on purpose");`);
     expect(failed).toMatchObject({ success: false });
-    await killBlender(session);
+    await killAndRestart(session);
     const seen = outputOf<AfterRestart>(await session.run(afterRestart));
     expect(seen.notice?.code).toBe("HOST_GONE");
     const clock = (copy as LinkedRecoveryCopy).savedAt.toISOString().slice(11, 19);
