@@ -403,6 +403,39 @@ describe.each(revisions)("approval rules (%s)", { timeout: 120_000 }, (revision)
 });
 
 describe("approval settings", () => {
+  it("refuses a bound over a day before anything starts", async () => {
+    const adapter = sceneAdapter();
+    let started = false;
+    adapter.start = async () => {
+      started = true;
+    };
+    await expect(
+      createDccServer({
+        port: 0,
+        adapters: [adapter],
+        approval: { ask: ["delete"], timeoutSecs: 100_000 },
+      }),
+    ).rejects.toThrow(/approval.timeoutSecs must be a number of seconds above 0 and at most 86400/);
+    expect(started).toBe(false);
+  });
+
+  it("adds the approval note to instructions the server was given", async () => {
+    server = await createDccServer({
+      port: 0,
+      adapters: [sceneAdapter()],
+      instructions: "Our own words.",
+      approval: { ask: ["delete"] },
+    });
+    const { client } = await connectClient("2025-11-25", {
+      kind: "http",
+      url: server.url as string,
+    });
+    clients.push(client);
+    expect(client.getInstructions()).toMatch(
+      /^Our own words\.\n\nApproval: commands under the rules delete/,
+    );
+  });
+
   it("refuses an unknown rule before anything starts", async () => {
     await expect(
       createDccServer({ port: 0, adapters: [sceneAdapter()], approval: { ask: ["delet"] } }),
