@@ -277,10 +277,7 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
 
   g.dispatch = function dispatch(name, args) {
     const json = args === undefined ? "null" : stringify(args);
-    const text = hostDispatch(json + "\\u0001" + StringOf(name));
-    // No text: the command returned nothing.
-    if (text === undefined) return null;
-    const reply = parse(text);
+    const reply = parse(hostDispatch(json + "\\u0001" + StringOf(name)));
     if (reply.ok) return reply.value;
     const error = new ErrorClass(reply.error.message);
     error.name = "CommandError";

@@ -6,7 +6,6 @@ import type { ExecuteProgress } from "../execute-options.ts";
 import { argsRefusal } from "./args-bounds.ts";
 import { limitOf, readError } from "./guest-errors.ts";
 import { newRawStringFunction } from "./raw-string-function.ts";
-import { NOTHING_REPLY } from "./reply-text.ts";
 import { type RunState, stopFrom } from "./sandbox-run-state.ts";
 
 /** The host functions of one context, to hand to the bootstrap. */
@@ -37,9 +36,7 @@ export function newHostFunctions(
 ): HostFunctions {
   // One string per call, `argsJson + "\u0001" + name` (JSON text never holds a raw control
   // character; U+0000 would end the C string), through the raw function path: the library's
-  // call wrapper is most of a dispatch's cost in the worker. A command that returned nothing is
-  // answered with no string at all (the guest sees `undefined` and returns null): no copy into
-  // the guest and no JSON.parse there, which is most of what such a call costs the guest.
+  // call wrapper is most of a dispatch's cost in the worker.
   const dispatch = own(
     newRawStringFunction(ctx, "dispatch", (call) => {
       const run = current();
@@ -69,7 +66,7 @@ export function newHostFunctions(
         run.stop ??= stopFrom(run.host.checkStop() ?? "cancelled");
         throw new Error(run.stop.error);
       }
-      return reply === NOTHING_REPLY ? undefined : reply;
+      return reply;
     }),
   );
   const log = own(

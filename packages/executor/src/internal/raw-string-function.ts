@@ -60,18 +60,15 @@ function internalsOf(context: QuickJSContext): ContextInternals | null {
 
 /**
  * Makes a guest function that passes its first argument, converted to a string, to `fn` and
- * returns `fn`'s string (or `undefined` when `fn` returns undefined: no string is made). If `fn`
- * throws, the guest sees an `Error` with its message.
+ * returns `fn`'s string. If `fn` throws, the guest sees an `Error` with its message.
  */
 export function newRawStringFunction(
   context: QuickJSContext,
   name: string,
-  fn: (text: string) => string | undefined,
+  fn: (text: string) => string,
 ): QuickJSHandle {
-  const slow = (argument: QuickJSHandle | undefined): QuickJSHandle | undefined => {
-    const result = fn(argument === undefined ? "undefined" : context.getString(argument));
-    return result === undefined ? undefined : context.newString(result);
-  };
+  const slow = (argument: QuickJSHandle | undefined): QuickJSHandle =>
+    context.newString(fn(argument === undefined ? "undefined" : context.getString(argument)));
   const handle = context.newFunction(name, slow);
   const internals = internalsOf(context);
   if (internals === null) return handle;
@@ -81,7 +78,7 @@ export function newRawStringFunction(
     if (argc < 1 || ctx !== internals.ctx.value || internals.getFunction(fnId) !== slow) {
       return generic(ctx, thisPtr, argc, argv, fnId);
     }
-    let result: string | undefined;
+    let result: string;
     try {
       const chars = ffi.QTS_GetString(ctx, ffi.QTS_ArgvGetJSValueConstPointer(argv, 0));
       // QTS_GetString returns 0 when converting the argument threw in the guest.
@@ -101,8 +98,6 @@ export function newRawStringFunction(
         errorHandle.dispose();
       }
     }
-    // A null pointer is `undefined` to the C caller, as with the generic wrapper.
-    if (result === undefined) return 0;
     const bytes = module.lengthBytesUTF8(result) + 1;
     const buffer = module._malloc(bytes);
     try {

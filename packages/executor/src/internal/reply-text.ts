@@ -6,15 +6,8 @@ import type { ExecuteCompletion } from "../execute-result.ts";
 const bigintAsString = (_key: string, item: unknown): unknown =>
   typeof item === "bigint" ? String(item) : item;
 
-/**
- * The reply of every command that returned nothing (`null` or `undefined`): the commonest reply,
- * made once. The sandbox thread answers it to the guest without any text (see `host-functions`).
- */
-export const NOTHING_REPLY: string = JSON.stringify({ ok: true, value: null });
-
 /** The reply for a command that returned `value`. */
 export function valueReply(command: string, value: unknown): string {
-  if (value === null || value === undefined) return NOTHING_REPLY;
   // JSON.stringify drops a top-level function or symbol without an error; the script would
   // silently receive undefined, so these are refused like any other non-JSON value.
   if (typeof value === "function" || typeof value === "symbol") {
