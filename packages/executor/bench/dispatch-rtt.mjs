@@ -8,7 +8,8 @@
 // 3.5 µs when they run on two awake cores, about 15 µs when they take turns on one), so our own
 // share is read from the pair measured back to back, not from either figure alone.
 import { parseArgs } from "node:util";
-import { DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
+import { median } from "../../../bench/support.mjs";
+import { noopExecutor, noopLoop } from "./noop-executor.mjs";
 import { threadRoundTrips } from "./thread-round-trip.mjs";
 
 const { values } = parseArgs({
@@ -20,23 +21,10 @@ const { values } = parseArgs({
 });
 const calls = Number(values.calls);
 const runs = Number(values.runs);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-let arrivals = [];
-const registry = new ToolRegistry().register({
-  name: "noop",
-  handler: () => {
-    arrivals.push(performance.now());
-    return null;
-  },
-});
-const executor = new DccApiExecutor("bench", { dispatcher: new ToolDispatcher(registry) });
+const { executor, reset, collectGaps } = noopExecutor();
 try {
   await executor.pool.warmUp?.();
-  const loop = `for (let i = 0; i < ${calls}; i++) dispatch("noop", { i }); return 1`;
+  const loop = noopLoop(calls);
   await executor.execute(loop);
   const p50s = [];
   const ownShares = [];
@@ -44,10 +32,10 @@ try {
     const gaps = [];
     const cpuBefore = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
-      arrivals = [];
+      reset();
       const result = await executor.execute(loop);
       if (!result.success) throw new Error(`script failed: ${JSON.stringify(result)}`);
-      for (let j = 1; j < arrivals.length; j++) gaps.push((arrivals[j] - arrivals[j - 1]) * 1000);
+      collectGaps(gaps);
     }
     const { user, system } = process.cpuUsage(cpuBefore);
     const p50 = median(gaps);

@@ -5,8 +5,9 @@
 import { execFile } from "node:child_process";
 import vm from "node:vm";
 import { DccApiCatalog } from "@dcc/catalog";
-import { createAdapterExecutor, DccApiExecutor, ToolDispatcher, ToolRegistry } from "@dcc/executor";
+import { createAdapterExecutor, DccApiExecutor } from "@dcc/executor";
 import { median } from "../../../bench/support.mjs";
+import { noopExecutor, noopLoop } from "./noop-executor.mjs";
 import { threadRoundTrips } from "./thread-round-trip.mjs";
 
 async function timeEach(count, fn) {
@@ -88,17 +89,9 @@ export async function run({ log }) {
     `import @dcc/executor ${imports.ours.toFixed(1)} ms vs quickjs-emscripten-core ${imports.baseline.toFixed(1)} ms, ${(imports.ours / imports.baseline).toFixed(2)}× (${imports.heavy} Babel/sucrase/ajv files loaded) (${elapsed()})`,
   );
 
-  // The no-op command notes when each call reaches the host: the gap between two consecutive
-  // arrivals is one full round trip (answer, worker wake-up, guest code, next call).
-  let arrivals = [];
-  const registry = new ToolRegistry().register({
-    name: "noop",
-    handler: () => {
-      arrivals.push(performance.now());
-      return null;
-    },
-  });
-  const executor = new DccApiExecutor("bench", { dispatcher: new ToolDispatcher(registry) });
+  // The no-op command notes when each call reaches the host (noop-executor.mjs).
+  const noop = noopExecutor();
+  const { executor } = noop;
   try {
     await executor.pool.warmUp();
 
@@ -129,15 +122,15 @@ export async function run({ log }) {
     // beside the bare thread round trip under it (thread-round-trip.mjs) measured in the same run,
     // and the process's CPU per call (both threads; wall time swings with the machine's load).
     const calls = 2000;
-    const loop = `for (let i = 0; i < ${calls}; i++) dispatch("noop", { i }); return 1`;
+    const loop = noopLoop(calls);
     const emptyRun = median(await timeEach(20, () => executor.execute("return 1")));
     const dispatchRound = async (runs, on = executor) => {
       const gaps = [];
       const cpuBefore = process.cpuUsage();
       const loopRuns = await timeEach(runs, async () => {
-        arrivals = [];
+        noop.reset();
         await on.execute(loop);
-        for (let i = 1; i < arrivals.length; i++) gaps.push((arrivals[i] - arrivals[i - 1]) * 1000);
+        noop.collectGaps(gaps);
       });
       const { user, system } = process.cpuUsage(cpuBefore);
       return {

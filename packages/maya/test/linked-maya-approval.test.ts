@@ -3,48 +3,31 @@
 // exists, the current frame) and asks once; a "no" leaves Maya's scene as it was.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type ApprovalQuestion,
-  type Approver,
-  createAdapterExecutor,
-  type DccApiExecutor,
-  type ExecuteResult,
-} from "@dcc/executor";
+import type { Approver } from "@dcc/executor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AskingExecutor,
+  askingExecutor,
+  outputOf as output,
+  recordingApprover as person,
+} from "../src/approval/__fixtures__/approval-harness.ts";
 import { type MayaSession, startMayaSession } from "./support/maya-session.ts";
-
-function person(yes: boolean): { approve: Approver; asked: ApprovalQuestion[] } {
-  const asked: ApprovalQuestion[] = [];
-  return {
-    asked,
-    approve: async (question) => {
-      asked.push(question);
-      return yes ? { approved: true, by: "test" } : { approved: false, reason: "declined" };
-    },
-  };
-}
-
-function output(result: ExecuteResult): unknown {
-  if (!result.success) throw new Error(`the script failed: ${result.error}`);
-  return result.output;
-}
 
 describe("the linked Maya adapter's approval rules over the stand-in", () => {
   let session: MayaSession;
-  let executor: DccApiExecutor;
-  const run = (code: string, approve: Approver) =>
-    executor.execute(code, { timeoutSecs: 120, approve });
+  let asking: AskingExecutor;
+  const run = (code: string, approve: Approver) => asking.run(code, approve);
   const transforms = (): unknown => session.scene.scene.execute("ls", { type: "transform" });
 
   beforeAll(async () => {
     session = await startMayaSession();
-    executor = createAdapterExecutor(session.adapter, {
+    asking = askingExecutor(session.adapter, {
+      timeoutSecs: 120,
       limits: { maxTimeoutSecs: 300 },
-      approval: { ask: ["delete", "overwrite", "open", "render"] },
     });
   });
   afterAll(async () => {
-    await executor?.close();
+    await asking?.close();
     await session?.close();
   });
 

@@ -5,6 +5,7 @@ import { executeMessage } from "@dcc/executor";
 import type { BridgeResult } from "./bridge-executor.ts";
 import { InMemoryJobStore } from "./in-memory-job-store.ts";
 import { createCallToken, linkSignal } from "./internal/call-context.ts";
+import { RoundTripCalls } from "./internal/round-trip-calls.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { JobRecord, JobStore } from "./job-store.ts";
 
@@ -65,6 +66,12 @@ export class JobManager {
   readonly queue: JobQueue | undefined;
   /** Whether synchronous script calls run on {@link JobManager.queue} too. */
   readonly syncCallsOnQueue: boolean;
+  /**
+   * The 2026-07-28 script calls paused for an answer between requests, kept here because the
+   * manager outlives every per-request server. The execute tool's own state, not for direct use.
+   * @internal
+   */
+  readonly roundTrips: RoundTripCalls = new RoundTripCalls();
   readonly #maxRunningJobs: number;
   readonly #maxRunningCalls: number;
   #runningCalls = 0;

@@ -189,6 +189,7 @@ export function registerDccApiExecutor(
                   extra,
                   {
                     jobs,
+                    roundTrips: jobs.roundTrips,
                     executeToolName,
                     logLevel,
                     progressIntervalMs: options.progressIntervalMs ?? 50,

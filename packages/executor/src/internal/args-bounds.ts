@@ -1,8 +1,9 @@
 // The bounds on a command's arguments, checked in the sandbox thread as the guest calls
 // `dispatch`, before the call takes any path to the host (the main thread or a dispatch lane):
 // so every adapter refuses the same arguments the same way, before anything is sent.
+
+import { nestsDeeperThan } from "@dcc/link/json-nesting";
 import { commandErrorCodes } from "../command-error-code.ts";
-import { nestsDeeperThan } from "./json-nesting.ts";
 import { errorReply } from "./reply-text.ts";
 import type { RunLimits } from "./sandbox-types.ts";
 

@@ -1,7 +1,7 @@
 /**
  * How deep serialised JSON nests, found by scanning its text once: no parse, no recursion.
- * Strings are skipped whole, so brackets inside them do not count. (`@dcc/link` and
- * `@dcc/executor` each keep this copy: neither depends on the other.)
+ * Strings are skipped whole, so brackets inside them do not count. Exported as
+ * `@dcc/link/json-nesting` (see ../json-nesting.ts), which `@dcc/executor` imports.
  */
 
 const quote = 0x22;

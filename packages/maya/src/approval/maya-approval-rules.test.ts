@@ -3,53 +3,33 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type ApprovalQuestion,
-  type Approver,
-  createAdapterExecutor,
-  type DccApiExecutor,
-  type ExecuteResult,
-} from "@dcc/executor";
+import { type Approver, createAdapterExecutor } from "@dcc/executor";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMayaAdapter, type MayaAdapter } from "../adapter/maya-adapter.ts";
 import { MayaScene } from "../scene/maya-scene.ts";
+import {
+  type AskingExecutor,
+  askingExecutor,
+  outputOf as output,
+  recordingApprover as person,
+} from "./__fixtures__/approval-harness.ts";
 import { mayaApprovalRules } from "./maya-approval-rules.ts";
-
-/** An approver answering `yes` to every question, keeping what it was asked. */
-function person(yes: boolean): { approve: Approver; asked: ApprovalQuestion[] } {
-  const asked: ApprovalQuestion[] = [];
-  return {
-    asked,
-    approve: async (question) => {
-      asked.push(question);
-      return yes ? { approved: true, by: "test" } : { approved: false, reason: "declined" };
-    },
-  };
-}
-
-function output(result: ExecuteResult): unknown {
-  if (!result.success) throw new Error(`the script failed: ${result.error}`);
-  return result.output;
-}
 
 describe("the simulated Maya adapter's approval rules", () => {
   let dataDir: string;
   let adapter: MayaAdapter;
-  let executor: DccApiExecutor;
+  let asking: AskingExecutor;
 
-  const run = (code: string, approve: Approver) =>
-    executor.execute(code, { timeoutSecs: 60, approve });
+  const run = (code: string, approve: Approver) => asking.run(code, approve);
   const names = (): unknown => adapter.scene.execute("ls", { type: "transform" });
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), "dcc-maya-approval-"));
     adapter = createMayaAdapter({ dataDir });
-    executor = createAdapterExecutor(adapter, {
-      approval: { ask: ["delete", "overwrite", "open", "render"] },
-    });
+    asking = askingExecutor(adapter, { timeoutSecs: 60 });
   });
   afterEach(async () => {
-    await executor.close();
+    await asking.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -19,11 +19,11 @@ import { jobView } from "./job-view.ts";
 import type { LogLevelReader } from "./log-level.ts";
 import { submissionFailed } from "./queue-unavailable.ts";
 import { runQueuedCall } from "./queued-call.ts";
-import {
-  type ResumeRefusal,
-  type RoundOutcome,
-  type RoundTripCall,
-  roundTripCallsOf,
+import type {
+  ResumeRefusal,
+  RoundOutcome,
+  RoundTripCall,
+  RoundTripCalls,
 } from "./round-trip-calls.ts";
 import { startJobSpan } from "./tool-call-trace.ts";
 import { fitResult } from "./tool-result.ts";
@@ -32,6 +32,8 @@ import type { ExecuteArguments } from "./tool-schemas.ts";
 /** Settings of the execute tool that do not change per call. */
 export interface ExecuteCallSettings {
   jobs: JobManager;
+  /** Where 2026-07-28 calls paused for an answer wait for their retry (`jobs.roundTrips`). */
+  roundTrips: RoundTripCalls;
   executeToolName: string;
   logLevel: LogLevelReader;
   progressIntervalMs: number;
@@ -216,7 +218,7 @@ async function startRoundTrip(
   facts: ExecuteCallFacts,
   start: RoundTripStart,
 ): Promise<ExecuteCallOutcome> {
-  const calls = roundTripCallsOf(settings.jobs);
+  const calls = settings.roundTrips;
   const call = calls.create({
     tool: settings.executeToolName,
     args,
@@ -297,7 +299,7 @@ async function resumeRoundTrip(
     return undefined;
   }
   if (typeof state !== "string" || state === "") return undefined;
-  const resumed = await roundTripCallsOf(settings.jobs).resume(state, extra, {
+  const resumed = await settings.roundTrips.resume(state, extra, {
     tool: settings.executeToolName,
     args,
   });
@@ -349,7 +351,7 @@ async function roundOutcome(
           inputRequired.elicit(approvalForm(question)),
         ]),
       ),
-      requestState: await roundTripCallsOf(settings.jobs).mint(call, keys, extra),
+      requestState: await settings.roundTrips.mint(call, keys, extra),
     }),
   };
 }

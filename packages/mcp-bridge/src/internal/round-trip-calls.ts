@@ -2,8 +2,8 @@
 // request to its client; it answers the call with `input_required` (the question) and the client
 // retries the call with the answer. The script stays paused in between, owned by the server under
 // an id the retry carries in its (signed) `requestState`, with the tool and the arguments it was
-// started with: a retry must be the same call. Calls are kept per JobManager, which is shared by
-// every per-request server of one MCP server.
+// started with: a retry must be the same call. The store is the server's `JobManager.roundTrips`:
+// the manager is shared by every per-request server of one MCP server, so a retry finds its call.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ApprovalAnswer, ApprovalQuestion, Approver } from "@dcc/executor";
 import {
@@ -12,7 +12,6 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { BridgeResult } from "../bridge-executor.ts";
-import type { JobManager } from "../job-manager.ts";
 import { approvalAnswer } from "./approval-form.ts";
 import { tokenLabelOf } from "./call-identity.ts";
 
@@ -285,16 +284,4 @@ function sorted(value: unknown): unknown {
       .sort()
       .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
   );
-}
-
-const perManager = new WeakMap<JobManager, RoundTripCalls>();
-
-/** The round-trip calls of the server that shares `jobs`. */
-export function roundTripCallsOf(jobs: JobManager): RoundTripCalls {
-  let calls = perManager.get(jobs);
-  if (calls === undefined) {
-    calls = new RoundTripCalls();
-    perManager.set(jobs, calls);
-  }
-  return calls;
 }
