@@ -5,8 +5,11 @@
 // one operator (`mesh.primitive_cube_add`), and a one-command script's transaction (begin and
 // commit, and a rollback) beside the same script without one. A command's cost in a script is
 // (a script of 2 × `count` of them − a script of `count`) / `count`, so what a script pays once
-// (its start) is left out; the medians of 3 rounds. Those scripts run without a transaction, and
-// the scene is evaluated before each: a commit's undo step and the evaluation of what the
+// (its start) is left out, and plain bpy's is taken the same way (a loop of 2 × `count` − one of
+// `count`); every timed part starts on the scene as built (`bench.trim` removes what the parts
+// before added); the medians of 3 rounds (7 for an operator up to 1,000 objects, where one costs
+// a few milliseconds and varies by more than that between calls). Those scripts run without a
+// transaction, and the scene is evaluated before each: a commit's undo step and the evaluation of what the
 // script wrote cost what the scene holds (0.3–0.6 s at 10,000 objects after objects.new), once
 // per script, and their noise divided by `count` swamped the command's own cost (a transaction
 // adds a set lookup per command; its begin and commit are the rows of their own).
@@ -41,6 +44,11 @@ async function timedScript(adapter, executor, code) {
   const run = await executor.execute(code, { timeoutSecs: 300 });
   if (!run.success) throw new Error(`bench script failed: ${run.error}`);
   return performance.now() - begin;
+}
+
+/** Removes what the timed parts before added: each part starts on the scene `bench.scene` built. */
+async function trimmed(adapter) {
+  await adapter.call("bench.trim");
 }
 
 /** Rows of the sweep, or one saying why it was cut short. */
@@ -81,20 +89,33 @@ export async function runSceneSweep({ log, remainingMs }) {
           // A data command costs a fraction of a millisecond: 100 of them stand out of the noise
           // of a script's start on a loaded machine.
           const count = op === "cube_add" ? (size >= 10_000 ? 1 : 5) : 100;
+          // An operator's own time varies from one call to the next more than a data command's:
+          // more rounds where they are cheap.
+          const rounds = op === "cube_add" && size <= 1_000 ? 7 : 3;
           const ours = [];
           const base = [];
-          for (let round = 0; round < 3; round++) {
+          for (let round = 0; round < rounds; round++) {
             // Scripts of count and of 2 × count commands: their difference is count commands,
-            // without what a script costs once (its start).
-            const script = (from, n) =>
-              `${Array.from({ length: n }, (_, i) => command(from + i)).join("\n")}\nreturn 1;`;
-            const first = round * 3 * count;
-            const short = await timedScript(adapter, plain, script(first, count));
-            const long = await timedScript(adapter, plain, script(first + count, 2 * count));
+            // without what a script costs once (its start). Plain bpy is timed the same way, and
+            // every part starts on the same scene (what an operator adds makes the next one
+            // dearer: a cube is a mesh of its own to evaluate).
+            const script = (n) =>
+              `${Array.from({ length: n }, (_, i) => command(i)).join("\n")}\nreturn 1;`;
+            await trimmed(adapter);
+            const short = await timedScript(adapter, plain, script(count));
+            await trimmed(adapter);
+            const long = await timedScript(adapter, plain, script(2 * count));
             ours.push(Math.max(0, long - short) / count);
-            base.push((await adapter.call("bench.plain", { op, count })).ms);
+            const plainTotal = async (n) => {
+              await trimmed(adapter);
+              await adapter.call("bench.settle");
+              return (await adapter.call("bench.plain", { op, count: n })).total;
+            };
+            const plainShort = await plainTotal(count);
+            base.push(Math.max(0, (await plainTotal(2 * count)) - plainShort) / count);
             if (long > 5_000 || left() < 30_000) break;
           }
+          await trimmed(adapter);
           // objects.new + link is two data commands: the goal is per command.
           const commands = op === "new_and_link" ? 2 : 1;
           rows.push({

@@ -14,16 +14,25 @@ afterAll(() => pool.close());
 
 const module = new URL("./__fixtures__/test-lane.ts", import.meta.url).href;
 const mainCalls: string[] = [];
+// What `main.close` sets: as an adapter does when it sees its host go.
+let hostGone: Int32Array | undefined;
 const registry = new ToolRegistry().registerAll(
-  ["lane.echo", "lane.fail", "lane.wait", "lane.broken", "lane.decline", "main.only"].map(
-    (name) => ({
-      name,
-      handler: (args: unknown) => {
-        mainCalls.push(name);
-        return { via: "main", args };
-      },
-    }),
-  ),
+  [
+    "lane.echo",
+    "lane.fail",
+    "lane.wait",
+    "lane.broken",
+    "lane.decline",
+    "main.only",
+    "main.close",
+  ].map((name) => ({
+    name,
+    handler: (args: unknown) => {
+      mainCalls.push(name);
+      if (name === "main.close" && hostGone !== undefined) Atomics.store(hostGone, 0, 1);
+      return { via: "main", args };
+    },
+  })),
 );
 const commands = ["lane.echo", "lane.fail", "lane.wait", "lane.broken", "lane.decline"];
 
@@ -94,6 +103,31 @@ describe("dispatch lanes", () => {
       output: [{ via: "main" }, { via: "lane", host: "one" }],
     });
     expect(mainCalls).toEqual(["lane.decline"]);
+  });
+
+  it("stops using a lane once its adapter says the host is gone, in the script and after", async () => {
+    mainCalls.length = 0;
+    const closed = new Int32Array(new SharedArrayBuffer(4));
+    hostGone = closed;
+    const executor = executorWith(() => ({
+      module,
+      data: { host: "five" },
+      commands,
+      key: "five",
+      closed,
+    }));
+    const result = await executor.execute(
+      'return [dispatch("lane.echo", { n: 1 }), dispatch("main.close", {}), dispatch("lane.echo", { n: 2 })]',
+    );
+    expect(result).toMatchObject({
+      success: true,
+      output: [{ via: "lane", host: "five" }, { via: "main" }, { via: "main", args: { n: 2 } }],
+    });
+    expect(mainCalls).toEqual(["main.close", "lane.echo"]);
+    // A script that starts while it is set does not open the lane again for the same key.
+    const later = await executor.execute('return dispatch("lane.echo", { n: 3 })');
+    expect(later).toMatchObject({ output: { via: "main", args: { n: 3 } } });
+    expect(mainCalls).toEqual(["main.close", "lane.echo", "lane.echo"]);
   });
 
   it("opens a new lane when the key changes", async () => {

@@ -27,6 +27,15 @@ export interface DispatchLane {
    * changes (the host restarted).
    */
   readonly key: string;
+  /**
+   * Set (to a value other than 0) by the adapter once the host this lane reaches is no longer
+   * its host: it exited, stopped answering or was closed, as the adapter saw it. A host can
+   * outlive the process the adapter watches (a wrapper such as bubblewrap was killed first) and
+   * still answer on the lane's connection: the sandbox thread reads this before each lane call
+   * and, once set, closes the lane and makes the call through the main thread, which reports
+   * what happened. Backed by a `SharedArrayBuffer`, so the adapter's store is seen at once.
+   */
+  readonly closed?: Int32Array | undefined;
 }
 
 /** How a {@link DispatchLaneConnection.call} ended. */

@@ -293,7 +293,13 @@ export function createLinkedAdapter(options: LinkedAdapterOptions): LinkedAdapte
       const reach = connection?.laneAccess();
       if (reach === undefined) return undefined;
       const data: LinkedLaneData = { access: reach.access };
-      return { module: laneModule, data, commands: laneCommands, key: reach.key };
+      return {
+        module: laneModule,
+        data,
+        commands: laneCommands,
+        key: reach.key,
+        closed: reach.closed,
+      };
     },
     commands: () => [
       ...specs.map(specCommand),

@@ -48,6 +48,8 @@ export class LinkedAttachment implements LinkedConnection {
   #info: ConnectionInfo | undefined;
   #attaches = 0;
   #closed = false;
+  // Set when the current attachment's link goes: the lanes to it stop.
+  #laneClosed = new Int32Array(new SharedArrayBuffer(4));
   #retryTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LinkedAttachmentOptions) {
@@ -126,7 +128,11 @@ export class LinkedAttachment implements LinkedConnection {
   laneAccess(): LinkedLaneAccess | undefined {
     const client = this.#client;
     if (this.#closed || client === undefined || client.state !== "connected") return undefined;
-    return { access: client.access(), key: `${this.#info?.pid ?? "unknown"}/${this.#attaches}` };
+    return {
+      access: client.access(),
+      key: `${this.#info?.pid ?? "unknown"}/${this.#attaches}`,
+      closed: this.#laneClosed,
+    };
   }
 
   /** Listens to the DCC going (`exit`) and being reattached (`restart`). */
@@ -137,6 +143,7 @@ export class LinkedAttachment implements LinkedConnection {
   /** Closes the link (the DCC goes on running). Final. */
   async close(): Promise<void> {
     this.#closed = true;
+    Atomics.store(this.#laneClosed, 0, 1);
     clearTimeout(this.#retryTimer);
     await this.#client?.close();
     this.#client = undefined;
@@ -187,7 +194,11 @@ export class LinkedAttachment implements LinkedConnection {
     this.#info = info;
     this.#client = client;
     this.#attaches += 1;
+    const laneClosed = new Int32Array(new SharedArrayBuffer(4));
+    this.#laneClosed = laneClosed;
     client.onDisconnect((disconnect) => {
+      // A DCC that stopped answering may still hold the lanes' connections.
+      Atomics.store(laneClosed, 0, 1);
       if (disconnect.code === "HOST_GONE" || disconnect.code === "HOST_UNRESPONSIVE") this.#lost();
     });
   }

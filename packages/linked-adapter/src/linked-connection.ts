@@ -19,6 +19,8 @@ export interface LinkedLaneAccess {
   readonly access: LinkAccess;
   /** Changes whenever the host is replaced, so a lane opened to the old one is not reused. */
   readonly key: string;
+  /** Set once this host is gone (see `DispatchLane.closed`): its lanes stop at once. */
+  readonly closed: Int32Array;
 }
 
 /**

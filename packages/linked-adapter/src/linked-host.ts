@@ -116,6 +116,8 @@ export class LinkedHost implements LinkedConnection {
   #restarting = false;
   #watched: unknown;
   #launches = 0;
+  // Set when the current launch's link goes: the lanes to that launch stop.
+  #laneClosed = new Int32Array(new SharedArrayBuffer(4));
   // Why the host last restarted, until a caller has been told.
   #unreported: string | undefined;
   readonly #recovery: RecoveryKeeper | undefined;
@@ -275,7 +277,7 @@ export class LinkedHost implements LinkedConnection {
     if (this.#closed || this.#reviving !== undefined || this.#unavailable) return undefined;
     if (this.#unreported !== undefined || link === undefined || pid === undefined) return undefined;
     if (this.#process.state !== "running") return undefined;
-    return { access: link.access(), key: `${pid}/${this.#launches}` };
+    return { access: link.access(), key: `${pid}/${this.#launches}`, closed: this.#laneClosed };
   }
 
   /** Listens to exits, restarts and back-offs; returns the function that stops listening. */
@@ -289,6 +291,7 @@ export class LinkedHost implements LinkedConnection {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    Atomics.store(this.#laneClosed, 0, 1);
     clearTimeout(this.#retryTimer);
     this.#recovery?.close();
     await this.#reviving?.catch(() => undefined);
@@ -315,7 +318,12 @@ export class LinkedHost implements LinkedConnection {
     if (link !== undefined && link !== this.#watched) {
       this.#watched = link;
       const launch = this.#launches;
+      const laneClosed = new Int32Array(new SharedArrayBuffer(4));
+      this.#laneClosed = laneClosed;
       link.onDisconnect((disconnect) => {
+        // Before the calls that failed with it reach a script: a read the script makes next
+        // must not reach a host that outlived its process (under bubblewrap, killed first).
+        Atomics.store(laneClosed, 0, 1);
         // A late word from a host already replaced is not about the current one.
         if (launch !== this.#launches) return;
         if (disconnect.code === "HOST_GONE") this.#revive(`${name} exited`);

@@ -3,7 +3,7 @@ import { createAdapterExecutor, type DccApiExecutor } from "@dcc/executor";
 import { linkPythonPath } from "@dcc/link";
 import { afterEach, describe, expect, it } from "vitest";
 import { kitHostScript, kitSpecsFile, python } from "./__fixtures__/python.ts";
-import { waitUntil } from "./__fixtures__/wait.ts";
+import { processAlive, waitUntil } from "./__fixtures__/wait.ts";
 import {
   createLinkedAdapter,
   type LinkedAdapter,
@@ -171,6 +171,61 @@ describe("a linked adapter's scripts", { timeout: 120_000 }, () => {
     // The restarted DCC never heard of the transaction: neither its begin nor its end.
     expect(await adapter.call("tx.calls")).toEqual([]);
     expect(adapter.pid).not.toBe(first);
+  });
+
+  it("stop using their dispatch lane once the DCC's process has exited, though the DCC outlived it", async () => {
+    // The DCC runs under a wrapper process (as under bubblewrap): killing the wrapper, which is
+    // the process the adapter launched, leaves the DCC itself answering for a while. Here it
+    // never ends by itself (no watchdog), and the lane's connection to it stays open.
+    const adapter = createLinkedAdapter({
+      dccName: "kit",
+      displayName: "KitDCC",
+      launch: () => ({
+        command: "/bin/sh",
+        args: ["-c", `env -u DCC_LINK_WATCHDOG_FD "${python}" -S "${kitHostScript}" 3<&- & wait`],
+        env: { PYTHONPATH: linkPythonPath() },
+        sandbox: "off",
+        // The adapter's close ends the whole group: the DCC of the last launch too.
+        processGroup: true,
+      }),
+      specs: sceneSpecs,
+    });
+    open.push(adapter);
+    await adapter.start({ signal: new AbortController().signal, reportHost: () => undefined });
+    const executor = executorOf(adapter);
+    const dcc = await executor.execute(
+      'dispatch("kit.add"); dispatch("kit.add"); return dispatch("kit.pid")',
+    );
+    if (!dcc.success) throw new Error(`the set-up script failed: ${dcc.error}`);
+    const outliving = dcc.output as number;
+    try {
+      const running = executor.execute(`
+        const before = dispatch("kit.count");
+        let gone;
+        try { dispatch("kit.wait"); } catch (e) { gone = e.code; }
+        let after;
+        try { after = { value: dispatch("kit.count") }; } catch (e) { after = { code: e.code }; }
+        return { before, gone, after };
+      `);
+      await waitUntil(() => adapter.output.includes("WAITING"), "kit.wait runs");
+      process.kill(adapter.pid as number, "SIGKILL");
+      const result = await running;
+      if (!result.success) throw new Error(`the script failed: ${result.error}`);
+      const { before, gone, after } = result.output as {
+        before: number;
+        gone: string;
+        after: { value?: number; code?: string };
+      };
+      // The lane answered while the DCC was the adapter's ...
+      expect(before).toBe(2);
+      expect(gone).toBe("HOST_GONE");
+      // ... and no longer once its process had exited: the read went through the main thread,
+      // which said the DCC was gone or, once restarted, read the new DCC's empty scene; never the
+      // old scene's two objects from the DCC that outlived its process.
+      expect([{ code: "HOST_GONE" }, { value: 0 }]).toContainEqual(after);
+    } finally {
+      if (processAlive(outliving)) process.kill(outliving, "SIGKILL");
+    }
   });
 
   it("name the script's command, not the transaction's begin, in a restart notice", async () => {

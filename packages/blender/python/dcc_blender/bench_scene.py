@@ -4,8 +4,9 @@
 mesh, so only the object count grows) named ``o000000``, ``o000001``, … directly in ``bpy``, fast
 where a script's commands would not be. ``bench.plain`` with ``{"op": name, "count": k}`` runs
 one operation ``k`` times in plain ``bpy`` on that scene and returns the median milliseconds of
-one, the baseline for the same operation dispatched from a script. ``bench.settle`` evaluates the
-scene between timed scripts; ``bench.profile`` profiles the calls in between its start and stop.
+one and of all ``k``, the baseline for the same operation dispatched from a script. ``bench.trim``
+removes what was added since the scene was built; ``bench.settle`` evaluates the scene between
+timed scripts; ``bench.profile`` profiles the calls in between its start and stop.
 All are link methods: only the authenticated caller (the benchmark) reaches them, never a script.
 """
 
@@ -33,7 +34,34 @@ def bench_scene(params, call, policy):
     for index in range(count):
         link(new(object_name(index), mesh))
     bpy.context.view_layer.update()
+    _built[:] = [_names()]
     return {"objects": len(bpy.data.objects), "seconds": time.perf_counter() - started}
+
+
+# The data-blocks of the scene ``bench.scene`` built, by collection.
+_built: list = []
+_TRIMMED = ("objects", "meshes", "materials")
+
+
+def _names():
+    return {name: frozenset(getattr(bpy.data, name).keys()) for name in _TRIMMED}
+
+
+def bench_trim(params, call, policy):
+    """Removes what was added since ``bench.scene`` built the scene (the objects, meshes and
+    materials of timed operators), so each timed part starts on the same scene."""
+    if not _built:
+        return {"removed": 0}
+    kept = _built[0]
+    extra = [
+        block
+        for name in _TRIMMED
+        for block in getattr(bpy.data, name)
+        if block.name not in kept[name]
+    ]
+    bpy.data.batch_remove(extra)
+    bpy.context.view_layer.update()
+    return {"removed": len(extra)}
 
 
 def _set_location(index: int) -> None:
@@ -75,7 +103,7 @@ def bench_plain(params, call, policy):
         started = time.perf_counter()
         operation(index)
         times.append((time.perf_counter() - started) * 1000.0)
-    return {"ms": statistics.median(times)}
+    return {"ms": statistics.median(times), "total": sum(times)}
 
 
 def bench_settle(params, call, policy):

@@ -163,6 +163,7 @@ HANDLERS = {
     "bench.plain": bench_scene.bench_plain,
     "bench.profile": bench_scene.bench_profile,
     "bench.settle": bench_scene.bench_settle,
+    "bench.trim": bench_scene.bench_trim,
     "bench.undo": undo_bench.bench_undo,
     "bench.save": recovery.bench_plain_save,
     "bench.populate": recovery.bench_populate,

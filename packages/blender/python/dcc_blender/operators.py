@@ -151,6 +151,15 @@ def snapshot() -> Dict[str, Any]:
 
 
 _collections: list = []
+_fixed: dict = {}
+
+
+def _fixed_types() -> Dict[str, Any]:
+    """Each data collection's item type (``objects`` -> ``Object``), read once."""
+    if not _fixed:
+        names = set(_data_collections())
+        _fixed.update({p.identifier: p.fixed_type for p in bpy.data.bl_rna.properties if p.identifier in names})
+    return _fixed
 
 
 def _data_collections():
@@ -164,7 +173,7 @@ def changes(before: Dict[str, Any]) -> Dict[str, Any]:
     data = bpy.data
     created, removed = [], []
     names, types = before["names"], before["types"]
-    fixed = {p.identifier: p.fixed_type for p in bpy.data.bl_rna.properties if p.identifier in names}
+    fixed = _fixed_types()
     for name, listed in names.items():
         collection = getattr(data, name)
         now = collection.keys()

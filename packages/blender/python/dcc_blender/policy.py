@@ -9,6 +9,7 @@ operator pattern (``script.python_file_run``, ``wm.url_*``) whose refusal is lif
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from typing import Dict, Iterable, Mapping, Optional, Tuple
@@ -164,6 +165,8 @@ SIMPLE_DRIVER_NAMES = frozenset(
 _DRIVER_TOKEN = re.compile(r"\s*(?:(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|(\*\*|==|!=|<=|>=|[-+*/%<>(),]))")
 
 
+# The rules are fixed: each operator's answer is worked out once (about 60 patterns matched).
+@functools.lru_cache(maxsize=4096)
 def operator_rule(operator: str) -> Optional[Tuple[str, str]]:
     """The (rule, reason) of ``OPERATOR_RULES`` refusing ``operator`` by name, or None."""
     for rule, patterns, reason in OPERATOR_RULES:

@@ -114,10 +114,16 @@ interface OpenLane {
   readonly connection: DispatchLaneConnection;
 }
 
-/** A run's lane: the open connection and the commands it carries. */
+/** A run's lane: the open connection, the commands it carries, and its host's gone flag. */
 interface RunLane {
   readonly connection: DispatchLaneConnection;
   readonly commands: ReadonlySet<string>;
+  readonly closed: Int32Array | undefined;
+}
+
+/** Whether the adapter has said the lane's host is no longer its host. */
+function hostGone(closed: Int32Array | undefined): boolean {
+  return closed !== undefined && Atomics.load(closed, 0) !== 0;
 }
 
 let openLane: OpenLane | undefined;
@@ -125,8 +131,13 @@ let openLane: OpenLane | undefined;
 /** The open lane for `lane`'s host, opening it first if needed; undefined when it cannot open. */
 async function laneFor(lane: DispatchLane, deadline: number): Promise<RunLane | undefined> {
   const commands = new Set(lane.commands);
+  const closed = lane.closed;
+  if (hostGone(closed)) {
+    closeLane();
+    return undefined;
+  }
   if (openLane?.key === lane.key && openLane.module === lane.module) {
-    return { connection: openLane.connection, commands };
+    return { connection: openLane.connection, commands, closed };
   }
   closeLane();
   try {
@@ -137,7 +148,7 @@ async function laneFor(lane: DispatchLane, deadline: number): Promise<RunLane | 
       signal: AbortSignal.timeout(bound),
     });
     openLane = { key: lane.key, module: lane.module, connection };
-    return { connection, commands };
+    return { connection, commands, closed };
   } catch {
     // Scripts then run without the lane: every call goes through the main thread.
     return undefined;
@@ -179,7 +190,11 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
   ): string | null | undefined => {
     let reply: DispatchLaneReply;
     try {
-      reply = runLane.connection.call(name, args, laneWait);
+      // A host the adapter no longer has may still answer on this connection (its process
+      // outlived the one the adapter watched): what it says is not the host's any more.
+      reply = hostGone(runLane.closed)
+        ? { status: "unavailable" }
+        : runLane.connection.call(name, args, laneWait);
     } catch {
       reply = { status: "unavailable" };
     }
