@@ -77,6 +77,14 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
     inFlight--;
     if (inFlight === 0) for (const wake of waiters.splice(0)) wake();
   };
+  // Made once, not per call: most scripts have no approval rules, and their calls go straight here.
+  const begin = (name: string): Promise<void> | undefined => {
+    if (beforeCall === undefined) return undefined;
+    const scriptContext = trace?.context;
+    return scriptContext === undefined
+      ? beforeCall(name)
+      : otelContext.with(scriptContext, beforeCall, undefined, name);
+  };
   const run = (name: string, args: unknown): string | Promise<string> => {
     const traced = trace?.hostCall(name);
     const dispatch = () => dispatchNow(dispatcher as ToolDispatcher, name, args, { signal: host });
@@ -148,21 +156,16 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       }
       calls++;
       counts.add(name);
-      const scriptContext = trace?.context;
-      const begin = (): Promise<void> | undefined =>
-        scriptContext === undefined || beforeCall === undefined
-          ? beforeCall?.(name)
-          : otelContext.with(scriptContext, () => beforeCall(name));
       // An approval question comes first: a denied command neither takes the DCC nor begins a
       // transaction.
       const question = approval?.check(name, args);
       const beginning =
         question === undefined
-          ? begin()
+          ? begin(name)
           : question.then((denied) => {
               if (denied !== undefined) throw denied;
               if (stop.aborted) return;
-              return begin();
+              return begin(name);
             });
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.
