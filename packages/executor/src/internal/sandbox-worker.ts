@@ -32,11 +32,12 @@ import {
   type StopReason,
 } from "./run-in-sandbox.ts";
 import { shiftedDeadline } from "./script-clock.ts";
-import type {
-  ReplyMessage,
-  RunMessage,
-  SandboxWorkerData,
-  WorkerMessage,
+import {
+  packCall,
+  type ReplyMessage,
+  type RunMessage,
+  type SandboxWorkerData,
+  type WorkerMessage,
 } from "./worker-protocol.ts";
 
 const progressIntervalMs = 50;
@@ -242,7 +243,7 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
           if (reply !== undefined) return reply;
         }
         const seq = ++callSeq;
-        post({ type: "call", id, seq, name, args });
+        post(packCall(id, seq, name, args));
         // A fast host answers within tens of µs: watching for it briefly saves the sleep and
         // wake-up of Atomics.wait. A host that went asynchronous says so, and the watch ends at
         // once: spinning then only takes a core from the host on a small machine. Bounded, and
