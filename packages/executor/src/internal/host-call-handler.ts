@@ -62,11 +62,14 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
   const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall, trace, approval } =
     options;
   // A command's images are held here; its reply carries their references instead of the bytes.
+  // Only an object can hold an image.
   const reply =
     images === undefined
       ? valueReply
       : (command: string, value: unknown): string =>
-          withImageSink(images.add, () => valueReply(command, value));
+          typeof value !== "object" || value === null
+            ? valueReply(command, value)
+            : withImageSink(images.add, () => valueReply(command, value));
   let calls = 0;
   const counts = new CommandCounts();
   const changes = new ChangeTally();
@@ -85,11 +88,21 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       ? beforeCall(name)
       : otelContext.with(scriptContext, beforeCall, undefined, name);
   };
+  const dispatchOptions = { signal: host };
   const run = (name: string, args: unknown): string | Promise<string> => {
     const traced = trace?.hostCall(name);
-    const dispatch = () => dispatchNow(dispatcher as ToolDispatcher, name, args, { signal: host });
     const outcome = inCallerContext(() =>
-      traced === undefined ? dispatch() : otelContext.with(traced.context, dispatch),
+      traced === undefined
+        ? dispatchNow(dispatcher as ToolDispatcher, name, args, dispatchOptions)
+        : otelContext.with(
+            traced.context,
+            dispatchNow,
+            undefined,
+            dispatcher as ToolDispatcher,
+            name,
+            args,
+            dispatchOptions,
+          ),
     );
     if (!(outcome instanceof Promise)) {
       traced?.end(outcome.ok ? undefined : outcome.error);

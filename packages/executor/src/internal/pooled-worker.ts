@@ -137,26 +137,27 @@ export class PooledWorker {
     const active = this.#active;
     const { id, seq, name, args } = unpackCall(message);
     if (active === null || id !== active.id) return;
-    const answer = (reply: string): void => {
-      // A late answer for a run that already ended is dropped, never delivered to the next.
-      if (this.#active !== active) return;
-      // Small answers go through shared memory; only a large one needs the reply port.
-      if (writeReplyText(this.#replyText, reply)) {
-        Atomics.store(this.#control, REPLY_LENGTH_SLOT, reply.length);
-      } else {
-        this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
-        Atomics.store(this.#control, REPLY_LENGTH_SLOT, -1);
-      }
-      Atomics.store(this.#control, ANSWER_SLOT, seq);
-      Atomics.add(this.#control, WAKE_SLOT, 1);
-      Atomics.notify(this.#control, WAKE_SLOT);
-    };
     const reply = active.hooks.onCall(name, args);
-    if (typeof reply === "string") answer(reply);
+    if (typeof reply === "string") this.#answer(active, seq, reply);
     else {
       Atomics.store(this.#control, PENDING_SLOT, seq);
-      void reply.then(answer);
+      void reply.then((text) => this.#answer(active, seq, text));
     }
+  }
+
+  #answer(active: ActiveRun, seq: number, reply: string): void {
+    // A late answer for a run that already ended is dropped, never delivered to the next.
+    if (this.#active !== active) return;
+    // Small answers go through shared memory; only a large one needs the reply port.
+    if (writeReplyText(this.#replyText, reply)) {
+      Atomics.store(this.#control, REPLY_LENGTH_SLOT, reply.length);
+    } else {
+      this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
+      Atomics.store(this.#control, REPLY_LENGTH_SLOT, -1);
+    }
+    Atomics.store(this.#control, ANSWER_SLOT, seq);
+    Atomics.add(this.#control, WAKE_SLOT, 1);
+    Atomics.notify(this.#control, WAKE_SLOT);
   }
 
   #onMessage(message: WorkerMessage): void {
