@@ -62,11 +62,14 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
   const { dccName, dispatcher, stop, host, inCallerContext, images, beforeCall, trace, approval } =
     options;
   // A command's images are held here; its reply carries their references instead of the bytes.
+  // Only an object can hold an image.
   const reply =
     images === undefined
       ? valueReply
       : (command: string, value: unknown): string =>
-          withImageSink(images.add, () => valueReply(command, value));
+          typeof value !== "object" || value === null
+            ? valueReply(command, value)
+            : withImageSink(images.add, () => valueReply(command, value));
   let calls = 0;
   const counts = new CommandCounts();
   const changes = new ChangeTally();
@@ -77,11 +80,29 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
     inFlight--;
     if (inFlight === 0) for (const wake of waiters.splice(0)) wake();
   };
+  // Made once, not per call: most scripts have no approval rules, and their calls go straight here.
+  const begin = (name: string): Promise<void> | undefined => {
+    if (beforeCall === undefined) return undefined;
+    const scriptContext = trace?.context;
+    return scriptContext === undefined
+      ? beforeCall(name)
+      : otelContext.with(scriptContext, beforeCall, undefined, name);
+  };
+  const dispatchOptions = { signal: host };
   const run = (name: string, args: unknown): string | Promise<string> => {
     const traced = trace?.hostCall(name);
-    const dispatch = () => dispatchNow(dispatcher as ToolDispatcher, name, args, { signal: host });
     const outcome = inCallerContext(() =>
-      traced === undefined ? dispatch() : otelContext.with(traced.context, dispatch),
+      traced === undefined
+        ? dispatchNow(dispatcher as ToolDispatcher, name, args, dispatchOptions)
+        : otelContext.with(
+            traced.context,
+            dispatchNow,
+            undefined,
+            dispatcher as ToolDispatcher,
+            name,
+            args,
+            dispatchOptions,
+          ),
     );
     if (!(outcome instanceof Promise)) {
       traced?.end(outcome.ok ? undefined : outcome.error);
@@ -148,21 +169,16 @@ export function createHostCallHandler(options: HostCallHandlerOptions): HostCall
       }
       calls++;
       counts.add(name);
-      const scriptContext = trace?.context;
-      const begin = (): Promise<void> | undefined =>
-        scriptContext === undefined || beforeCall === undefined
-          ? beforeCall?.(name)
-          : otelContext.with(scriptContext, () => beforeCall(name));
       // An approval question comes first: a denied command neither takes the DCC nor begins a
       // transaction.
       const question = approval?.check(name, args);
       const beginning =
         question === undefined
-          ? begin()
+          ? begin(name)
           : question.then((denied) => {
               if (denied !== undefined) throw denied;
               if (stop.aborted) return;
-              return begin();
+              return begin(name);
             });
       if (beginning === undefined) return run(name, args);
       // The transaction begins first; counted in flight so a stop waits for it too.

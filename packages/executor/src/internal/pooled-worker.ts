@@ -16,7 +16,13 @@ import {
 import { workerStackSizeMb } from "./native-stack.ts";
 import type { RunOutcome } from "./sandbox-types.ts";
 import { spawnSandboxWorker } from "./spawn-sandbox-worker.ts";
-import type { ReplyMessage, RunMessage, WorkerMessage } from "./worker-protocol.ts";
+import {
+  type CallMessage,
+  type ReplyMessage,
+  type RunMessage,
+  unpackCall,
+  type WorkerMessage,
+} from "./worker-protocol.ts";
 
 /** Callbacks for one run. */
 export interface RunHooks {
@@ -69,7 +75,7 @@ export class PooledWorker {
     });
     this.ready = new Promise<void>((resolve, reject) => {
       const onReady = (message: WorkerMessage): void => {
-        if (message.type !== "ready") return;
+        if (typeof message === "string" || message.type !== "ready") return;
         this.#worker.off("message", onReady);
         resolve();
       };
@@ -127,7 +133,38 @@ export class PooledWorker {
     active?.reject(error);
   }
 
+  #onCall(message: CallMessage): void {
+    const active = this.#active;
+    const { id, seq, name, args } = unpackCall(message);
+    if (active === null || id !== active.id) return;
+    const reply = active.hooks.onCall(name, args);
+    if (typeof reply === "string") this.#answer(active, seq, reply);
+    else {
+      Atomics.store(this.#control, PENDING_SLOT, seq);
+      void reply.then((text) => this.#answer(active, seq, text));
+    }
+  }
+
+  #answer(active: ActiveRun, seq: number, reply: string): void {
+    // A late answer for a run that already ended is dropped, never delivered to the next.
+    if (this.#active !== active) return;
+    // Small answers go through shared memory; only a large one needs the reply port.
+    if (writeReplyText(this.#replyText, reply)) {
+      Atomics.store(this.#control, REPLY_LENGTH_SLOT, reply.length);
+    } else {
+      this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
+      Atomics.store(this.#control, REPLY_LENGTH_SLOT, -1);
+    }
+    Atomics.store(this.#control, ANSWER_SLOT, seq);
+    Atomics.add(this.#control, WAKE_SLOT, 1);
+    Atomics.notify(this.#control, WAKE_SLOT);
+  }
+
   #onMessage(message: WorkerMessage): void {
+    if (typeof message === "string") {
+      this.#onCall(message);
+      return;
+    }
     if (message.type === "poisoned") {
       this.#die(new Error("sandbox worker's QuickJS module is suspect"));
       void this.#worker.terminate();
@@ -136,30 +173,6 @@ export class PooledWorker {
     const active = this.#active;
     if (active === null || message.type === "ready" || message.id !== active.id) return;
     switch (message.type) {
-      case "call": {
-        const { seq } = message;
-        const answer = (reply: string): void => {
-          // A late answer for a run that already ended is dropped, never delivered to the next.
-          if (this.#active !== active) return;
-          // Small answers go through shared memory; only a large one needs the reply port.
-          if (writeReplyText(this.#replyText, reply)) {
-            Atomics.store(this.#control, REPLY_LENGTH_SLOT, reply.length);
-          } else {
-            this.#replyPort.postMessage({ seq, reply } satisfies ReplyMessage);
-            Atomics.store(this.#control, REPLY_LENGTH_SLOT, -1);
-          }
-          Atomics.store(this.#control, ANSWER_SLOT, seq);
-          Atomics.add(this.#control, WAKE_SLOT, 1);
-          Atomics.notify(this.#control, WAKE_SLOT);
-        };
-        const reply = active.hooks.onCall(message.name, message.args);
-        if (typeof reply === "string") answer(reply);
-        else {
-          Atomics.store(this.#control, PENDING_SLOT, seq);
-          void reply.then(answer);
-        }
-        return;
-      }
       case "log":
         active.hooks.onLog?.(message.entry);
         return;

@@ -6,8 +6,12 @@ import type { ExecuteCompletion } from "../execute-result.ts";
 const bigintAsString = (_key: string, item: unknown): unknown =>
   typeof item === "bigint" ? String(item) : item;
 
+/** The reply for a command that returned nothing (the guest compares with this exact text). */
+const nullValueReply = JSON.stringify({ ok: true, value: null });
+
 /** The reply for a command that returned `value`. */
 export function valueReply(command: string, value: unknown): string {
+  if (value === null || value === undefined) return nullValueReply;
   // JSON.stringify drops a top-level function or symbol without an error; the script would
   // silently receive undefined, so these are refused like any other non-JSON value.
   if (typeof value === "function" || typeof value === "symbol") {
@@ -17,7 +21,7 @@ export function valueReply(command: string, value: unknown): string {
       `${command} returned a value that is not JSON-representable: a ${typeof value}`,
     );
   }
-  const reply = { ok: true, value: value === undefined ? null : value };
+  const reply = { ok: true, value };
   try {
     // Without a replacer first: it is much faster, and only a BigInt (or a real error) throws.
     return JSON.stringify(reply);

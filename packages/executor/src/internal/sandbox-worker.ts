@@ -32,11 +32,12 @@ import {
   type StopReason,
 } from "./run-in-sandbox.ts";
 import { shiftedDeadline } from "./script-clock.ts";
-import type {
-  ReplyMessage,
-  RunMessage,
-  SandboxWorkerData,
-  WorkerMessage,
+import {
+  packCall,
+  type ReplyMessage,
+  type RunMessage,
+  type SandboxWorkerData,
+  type WorkerMessage,
 } from "./worker-protocol.ts";
 
 const progressIntervalMs = 50;
@@ -257,7 +258,7 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
           if (reply !== undefined) return reply;
         }
         const seq = ++callSeq;
-        post({ type: "call", id, seq, name, args });
+        post(packCall(id, seq, name, args));
         // A fast host answers within tens of µs: watching for it briefly saves the sleep and
         // wake-up of Atomics.wait. A host that went asynchronous says so, and the watch ends at
         // once: spinning then only takes a core from the host on a small machine. Bounded, and
@@ -279,7 +280,7 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
         // The main thread writes the answer (or posts it) before it stores ANSWER_SLOT.
         const length = Atomics.load(control, REPLY_LENGTH_SLOT);
         if (length >= 0) {
-          const reply = readReplyText(replyText, length);
+          const reply = readReply(length);
           // A cancel that arrived with the answer wins: the script must not go on.
           return checkStop() === null ? reply : null;
         }
@@ -330,6 +331,27 @@ function run(message: RunMessage, startLane: RunLane | undefined): void {
       prepareNext(maxLogChars);
     });
   }
+}
+
+/** Reused while the replies repeat (see {@link readReply}); at most {@link reuseReplyUnits}. */
+let lastReply = "";
+const reuseReplyUnits = 64;
+
+/**
+ * The reply text of `length` units in the shared buffer. A script mostly gets the same short
+ * answer again (a command's null above all): comparing it with the last one costs less than
+ * making the string anew.
+ */
+function readReply(length: number): string {
+  if (length === lastReply.length) {
+    // From the end: replies differ in their value, which ends them.
+    let unit = length - 1;
+    while (unit >= 0 && replyText[unit] === lastReply.charCodeAt(unit)) unit--;
+    if (unit < 0) return lastReply;
+  }
+  const reply = readReplyText(replyText, length);
+  if (length <= reuseReplyUnits) lastReply = reply;
+  return reply;
 }
 
 /** The variant module's default export (its typings describe the CommonJS shape). */
