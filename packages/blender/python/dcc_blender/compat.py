@@ -20,6 +20,14 @@ import bpy
 
 from .paths import Step, format_path
 
+# Blender's Python types, read once: ``bpy.types.<name>`` looks the type up by name each time
+# (about a microsecond), and a data command tests its values against them a dozen times.
+STRUCT_TYPE = bpy.types.bpy_struct
+COLLECTION_TYPE = bpy.types.bpy_prop_collection
+ARRAY_TYPE = bpy.types.bpy_prop_array
+ID_TYPE = bpy.types.ID
+MESH_TYPE = bpy.types.Mesh
+
 # Collections of bpy.data that list data-blocks another collection lists too (5.x's
 # ``all_ids``), or that are no data of the file (the window managers).
 ALIAS_COLLECTIONS = frozenset({"all_ids"})

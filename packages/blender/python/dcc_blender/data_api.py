@@ -12,6 +12,7 @@ from dcc_link import HandlerError, checkpoint
 
 from . import compat, path_options, transaction
 from . import policy as policy_module
+from .compat import COLLECTION_TYPE, ID_TYPE, STRUCT_TYPE
 from .paths import PathSyntaxError, Step, format_path, parse_path
 from .rna_walk import (
     INVALID_ARGS,
@@ -26,8 +27,10 @@ from .rna_walk import (
     _members,
     _parse,
     _rna_of,
+    note_block_path,
     python_properties,
     remember_found,
+    rna_property,
     resolve_text,
     walk,
 )
@@ -174,8 +177,7 @@ def data_set(params: dict, call, policy) -> Any:
     raw = params["value"]
     if last.kind == "attr":
         rna = _rna_of(target)
-        props, _ = _members(rna)
-        prop = props.get(last.value) if props else None
+        prop = rna_property(target, last.value)
         if prop is None:
             _attr(target, last.value, holder.text, False)  # raises NOT_FOUND (or names a function)
             raise HandlerError(READ_ONLY, f"{label} is read-only (a property of Blender's Python layer)")
@@ -190,7 +192,7 @@ def data_set(params: dict, call, policy) -> Any:
         if prop.type == "STRING" and _is_name(rna, prop):
             policy.check_name(label, value)
         _data_rules(policy, target, prop, value, label)
-        renamed = target.name if last.value == "name" and isinstance(target, bpy.types.ID) else None
+        renamed = target.name if last.value == "name" and isinstance(target, ID_TYPE) else None
         _assign(lambda: setattr(target, last.value, value), label)
         stored = getattr(target, last.value)
         if not _same(stored, value):
@@ -214,14 +216,14 @@ def data_set(params: dict, call, policy) -> Any:
         prop = holder.prop
         if prop is not None and getattr(prop, "is_readonly", False):
             raise HandlerError(READ_ONLY, f"{label} is read-only")
-        if isinstance(target, bpy.types.bpy_prop_collection):
+        if isinstance(target, COLLECTION_TYPE):
             raise HandlerError(READ_ONLY, f"{label} is an item of a collection: set its properties instead")
         _index(target, last.value, holder.text)
         value = from_json(raw, None, resolve)
         _assign(lambda: target.__setitem__(last.value, value), label)
         return to_json(target[last.value], 0)
     else:
-        if isinstance(target, bpy.types.bpy_prop_collection) or not isinstance(target, bpy.types.bpy_struct):
+        if isinstance(target, COLLECTION_TYPE) or not isinstance(target, STRUCT_TYPE):
             raise HandlerError(READ_ONLY, f"{label} is an item of a collection: set its properties instead")
         value = from_json(raw, None, None)
         _assign(lambda: target.__setitem__(last.value, value), label)
@@ -302,7 +304,7 @@ def data_list(params: dict, call, policy) -> List[dict]:
     if any(f.startswith("_") for f in fields):
         raise HandlerError(INVALID_VALUE, "options.fields: names starting with '_' are not accessible")
     collection = walk(path, policy).value
-    if not isinstance(collection, bpy.types.bpy_prop_collection):
+    if not isinstance(collection, COLLECTION_TYPE):
         raise HandlerError(INVALID_VALUE, f"{path.text()} is not a collection")
     items = []
     seen = {f: False for f in fields}
@@ -361,6 +363,55 @@ def _check_type_filter(label: str, collection, wanted) -> None:
 # ---- data.call -----------------------------------------------------------------------------
 
 
+class _Parameter:
+    """What a call needs of one input parameter of a function, read from its RNA once."""
+
+    __slots__ = ("identifier", "prop", "type", "is_enum_flag", "path_kind")
+
+    def __init__(self, prop) -> None:
+        self.identifier = prop.identifier
+        self.prop = prop
+        self.type = prop.type
+        self.is_enum_flag = self.type == "ENUM" and bool(prop.is_enum_flag)
+        # The kind of path a string parameter names (see ``check_string_path``); None for any
+        # other parameter, which that check passes as it is.
+        self.path_kind = (
+            path_options.path_option_kind(prop.identifier, prop.subtype, prop.description) if self.type == "STRING" else None
+        )
+
+
+class _Function:
+    """A function of a collection type (``objects.new``, ``objects.link``), read from its RNA
+    once: looking it up and reading its parameters walks Blender's definitions per call, and
+    after Blender's own work on a large scene (a new name's place in a list of 100,000) none of
+    that is in the processor's caches any more."""
+
+    __slots__ = ("function", "inputs", "by_name", "names")
+
+    def __init__(self, function) -> None:
+        self.function = function
+        self.inputs = [_Parameter(p) for p in function.parameters if not p.is_output]
+        self.by_name = {p.identifier: p for p in self.inputs}
+        self.names = ", ".join(self.by_name)
+
+
+# Functions of collection types by (the type's RNA pointer, the function's name). Only the
+# collections' types: Blender defines those in C for the whole session (a Python collection
+# property has none with functions), whereas a struct type an add-on registers can be freed.
+_collection_functions: dict = {}
+
+
+def _collection_function(rna, name: str) -> Optional[_Function]:
+    key = (rna.as_pointer(), name)
+    found = _collection_functions.get(key)
+    if found is None:
+        function = rna.functions.get(name)
+        if function is None:
+            return None
+        found = _collection_functions[key] = _Function(function)
+    return found
+
+
 def data_call(params: dict, call, policy) -> Any:
     _accept("data.call", params, ("path", "args", "kwargs"))
     path = _parse(params.get("path"))
@@ -375,48 +426,58 @@ def data_call(params: dict, call, policy) -> Any:
     owner = holder.value
     label = path.text()
     rna = _rna_of(owner)
-    _, functions = _members(rna)
-    function = functions.get(last.value) if functions else None
-    if function is None and last.value in STRUCT_METHODS and isinstance(owner, bpy.types.bpy_struct):
+    collection = isinstance(owner, COLLECTION_TYPE)
+    if collection and rna is not None:
+        known = _collection_function(rna, last.value)
+    else:
+        _, functions = _members(rna)
+        function = functions.get(last.value) if functions else None
+        known = _Function(function) if function is not None else None
+    if known is None and last.value in STRUCT_METHODS and isinstance(owner, STRUCT_TYPE):
         return _call_struct_method(owner, last.value, args, kwargs, label, policy)
-    props, _ = _members(rna)
-    if function is None and props is not None and props.get(last.value) is not None:
-        raise HandlerError(
-            INVALID_PATH,
-            f"{label} is a property, not a function: read it with data.get or write it with data.set",
-        )
-    if function is None:
+    if known is None:
+        props, functions = _members(rna)
+        if props is not None and props.get(last.value) is not None:
+            raise HandlerError(
+                INVALID_PATH,
+                f"{label} is a property, not a function: read it with data.get or write it with data.set",
+            )
         names = [f.identifier for f in functions] if functions else []
-        if isinstance(owner, bpy.types.bpy_struct):
+        if isinstance(owner, STRUCT_TYPE):
             names += list(STRUCT_METHODS)
         kind = rna.identifier if rna is not None else type(owner).__name__
         raise HandlerError(
             NOT_FOUND, f"{holder.text} ({kind}) has no function {last.value!r}{_close(last.value, names)}"
         )
-    inputs = [p for p in function.parameters if not p.is_output]
-    by_name = {p.identifier: p for p in inputs}
+    inputs = known.inputs
+    by_name = known.by_name
     if len(args) > len(inputs):
         raise HandlerError(
-            INVALID_VALUE, f"{label} takes {len(inputs)} arguments ({', '.join(by_name)}), {len(args)} given"
+            INVALID_VALUE, f"{label} takes {len(inputs)} arguments ({known.names}), {len(args)} given"
         )
     resolve = lambda text: resolve_text(text, policy)  # noqa: E731
     call_args = []
-    for value, prop in zip(args, inputs):
-        value = check_string_path(policy, f"{label} argument {prop.identifier}", prop, from_json(value, prop, resolve))
+    for value, param in zip(args, inputs):
+        value = from_json(value, param, resolve)
+        if param.path_kind is not None:
+            value = check_string_path(policy, f"{label} argument {param.identifier}", param.prop, value)
         call_args.append(value)
     call_kwargs = {}
     for name, value in kwargs.items():
-        prop = by_name.get(name)
-        if prop is None:
+        param = by_name.get(name)
+        if param is None:
             raise HandlerError(INVALID_VALUE, f"{label} has no parameter {name!r}{_close(name, list(by_name))}")
-        call_kwargs[name] = check_string_path(policy, f"{label} argument {name}", prop, from_json(value, prop, resolve))
+        value = from_json(value, param, resolve)
+        if param.path_kind is not None:
+            value = check_string_path(policy, f"{label} argument {name}", param.prop, value)
+        call_kwargs[name] = value
     given = {p.identifier: v for p, v in zip(inputs, call_args)}
     given.update(call_kwargs)
     for name, value in given.items():
         if name == "name" or name.endswith("_name"):
             policy.check_name(f"{label} argument {name}", value)
     _call_rules(policy, owner, rna, last.value, given, label)
-    if not isinstance(owner, bpy.types.bpy_prop_collection):
+    if not collection:
         # A data-block's or struct's function may read evaluated data (ray_cast, to_mesh,
         # evaluated_get, closest_point_on_mesh); a collection's (new, remove, link) never does.
         settle()
@@ -425,10 +486,13 @@ def data_call(params: dict, call, policy) -> Any:
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HandlerError(INVALID_VALUE, f"{label}: {str(error).strip()}") from None
     note_write()
-    if last.value == "new" and path.root == "data" and len(path.steps) == 2 and isinstance(result, bpy.types.ID):
-        # The script names it next (its $path, a data.set): no walk of the list to find it.
+    answer = to_json(result, 1)
+    if last.value == "new" and path.root == "data" and len(path.steps) == 2 and isinstance(result, ID_TYPE):
+        # The script names it next (its $path, a data.set): no walk of the list to find it, and
+        # no parse of the path it was answered with.
         remember_found(path.steps[0].value, result)
-    return to_json(result, 1)
+        note_block_path(answer.get("path"), path.steps[0].value, result.name)
+    return answer
 
 
 def _call_struct_method(owner, name: str, args, kwargs, label: str, policy) -> Any:
@@ -449,7 +513,7 @@ _STORED_PATH_FUNCTIONS = frozenset({"save", "save_render", "reload", "pack", "un
 
 
 def _call_rules(policy, owner, rna, name: str, given: dict, label: str) -> None:
-    if name in _STORED_PATH_FUNCTIONS and isinstance(owner, bpy.types.ID):
+    if name in _STORED_PATH_FUNCTIONS and isinstance(owner, ID_TYPE):
         from . import stored_paths
 
         refused = stored_paths.refusal(policy, label, stored_paths.blend_dir())
@@ -460,7 +524,7 @@ def _call_rules(policy, owner, rna, name: str, given: dict, label: str) -> None:
             policy.check_unpack(label, given.get("method", "USE_LOCAL"))
         except policy_module.PolicyRefusal as refusal:
             _refuse(refusal.rule, refusal.message)
-    if rna is not None and rna.identifier == "Image" and name in ("save", "save_render"):
+    if name in ("save", "save_render") and rna is not None and rna.identifier == "Image":
         if not given.get("filepath"):
             filepath = owner.filepath_raw or ""
             if name == "save" and filepath:
@@ -550,7 +614,7 @@ def data_describe(params: dict, call, policy) -> dict:
         raise HandlerError(NOT_FOUND, f"no RNA type or bpy.data collection named {name!r}{_close(name, types)}")
     resolved = walk(path, policy)
     value = resolved.value
-    if isinstance(value, bpy.types.bpy_prop_collection):
+    if isinstance(value, COLLECTION_TYPE):
         rna = _rna_of(value)
         item = resolved.prop.fixed_type if resolved.prop is not None and getattr(resolved.prop, "fixed_type", None) is not None else None
         out = describe_rna(rna, resolved.text) if rna is not None else {
@@ -563,7 +627,7 @@ def data_describe(params: dict, call, policy) -> dict:
         if item is not None:
             out["items"] = item.identifier
         return out
-    if isinstance(value, bpy.types.bpy_struct):
+    if isinstance(value, STRUCT_TYPE):
         return describe_rna(value.bl_rna, resolved.text)
     if resolved.prop is not None and hasattr(resolved.prop, "type"):
         info = _describe_prop(resolved.prop)

@@ -14,6 +14,7 @@ from dcc_link import HandlerError
 
 from . import policy as policy_module
 from . import compat
+from .compat import COLLECTION_TYPE, ID_TYPE, MESH_TYPE, STRUCT_TYPE
 from .paths import DataPath, PathSyntaxError, Step, format_path, parse_path
 
 INVALID_PATH = "INVALID_PATH"
@@ -96,9 +97,14 @@ def _members(rna):
     return rna.properties, rna.functions
 
 
+# The refused types' Python classes (none of them has subclasses): testing a value's class costs
+# no look-up of its RNA type per step of a path.
+_REFUSED_CLASSES = tuple(getattr(bpy.types, name) for name in REFUSED_TYPES if hasattr(bpy.types, name))
+
+
 def _guard_type(value, text: str, policy) -> None:
-    rna = _rna_of(value) if isinstance(value, (bpy.types.bpy_struct,)) else None
-    if rna is not None and rna.identifier in REFUSED_TYPES:
+    if isinstance(value, _REFUSED_CLASSES):
+        rna = value.bl_rna
         rule = policy_module.WINDOW_MANAGER_RULE
         if not policy.lifted(rule):
             raise HandlerError(
@@ -109,16 +115,38 @@ def _guard_type(value, text: str, policy) -> None:
             )
 
 
+# RNA properties Blender defines in C (never freed) by (the struct's Python class, name): finding
+# a property by name walks its type's definitions, which after Blender's own work on a large scene
+# (a new name's place in a list of 100,000) are no longer in the processor's caches. Properties an
+# add-on defines at run time (``is_runtime``) can be removed, so they are looked up every time.
+_properties: Dict[Tuple[type, str], Any] = {}
+
+
+def rna_property(value, name: str):
+    """The RNA property ``name`` of ``value``'s type (a struct's or a collection's), or None."""
+    cls = type(value)
+    key = (cls, name)
+    prop = _properties.get(key)
+    if prop is not None:
+        return prop
+    props, _ = _members(_rna_of(value))
+    prop = props.get(name) if props else None
+    # Only a struct's class stands for one RNA type (every collection has the same class).
+    if prop is not None and cls is not STRUCT_TYPE and isinstance(value, STRUCT_TYPE) and not prop.is_runtime:
+        _properties[key] = prop
+    return prop
+
+
 def _attr(cur, name: str, so_far: str, allow_function: bool):
     """(value, definition) of ``cur.name`` where ``name`` is an RNA property or function."""
-    rna = _rna_of(cur)
-    props, functions = _members(rna)
-    prop = props.get(name) if props else None
+    prop = rna_property(cur, name)
     if prop is not None:
         try:
             return getattr(cur, name), prop
         except AttributeError as error:
             raise HandlerError(NOT_FOUND, f"{so_far}.{name}: {error}") from None
+    rna = _rna_of(cur)
+    props, functions = _members(rna)
     function = functions.get(name) if functions else None
     if function is not None:
         if not allow_function:
@@ -162,7 +190,7 @@ def python_properties(cls) -> dict:
 
 
 def _key(cur, key: str, so_far: str):
-    if isinstance(cur, bpy.types.bpy_prop_collection):
+    if isinstance(cur, COLLECTION_TYPE):
         item = cur.get(key)
         if item is None:
             renamed = compat.renamed_socket(key, cur.keys())
@@ -175,7 +203,7 @@ def _key(cur, key: str, so_far: str):
                 NOT_FOUND, f"{so_far} has no item named {key!r}{_close(key, cur.keys())}"
             )
         return item
-    if isinstance(cur, bpy.types.bpy_struct):
+    if isinstance(cur, STRUCT_TYPE):
         try:
             keys = list(cur.keys())
         except TypeError:
@@ -238,6 +266,30 @@ def _found_block(collection: str, name: str):
     return None
 
 
+# bpy.data's members (BlendData is a struct of Blender's own, the same for the whole session):
+# identifier -> RNA property, read once. Listing them per command (``keys()``) read every
+# member's definition each time.
+_data_members: Dict[str, Any] = {}
+
+
+def data_members() -> Dict[str, Any]:
+    """``bpy.data``'s members by identifier (its collections, ``filepath``, ``is_dirty``...)."""
+    if not _data_members:
+        _data_members.update((prop.identifier, prop) for prop in bpy.data.bl_rna.properties)
+    return _data_members
+
+
+def note_block_path(text: Any, collection: str, name: str) -> None:
+    """Notes ``text`` parsed when it is the path of ``bpy.data.<collection>[name]``: the script
+    that was answered with it sends it back next (the ``$path`` of an object it just made)."""
+    path = DataPath("data", (Step("attr", collection), Step("key", name)))
+    if text != format_path("data", path.steps) or text in _parsed:
+        return
+    if len(_parsed) >= _PARSED_MAX:
+        _parsed.clear()
+    _parsed[text] = path
+
+
 def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional[int] = None) -> Resolved:
     """Walks ``path`` (its first ``upto`` steps) from bpy.data or bpy.context."""
     steps = path.steps if upto is None else path.steps[:upto]
@@ -251,9 +303,9 @@ def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional
         cur, prop, parent = getattr(bpy.context, first, None), None, bpy.context
     else:
         first = steps[0].value
-        data_props = bpy.data.bl_rna.properties
-        if first not in data_props.keys():
-            names = [p.identifier for p in data_props if p.type == "COLLECTION"]
+        data_props = data_members()
+        if first not in data_props:
+            names = [name for name, p in data_props.items() if p.type == "COLLECTION"]
             raise HandlerError(
                 NOT_FOUND, f"bpy.data has no collection {first!r}{_close(first, names)}"
             )
@@ -282,7 +334,7 @@ def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional
             found = _found_block(first, step.value)
             if found is None:
                 found = _key(cur, step.value, so_far)
-                if isinstance(found, bpy.types.ID):
+                if isinstance(found, ID_TYPE):
                     remember_found(first, found)
             cur, prop = found, None
         elif step.kind == "key":
@@ -292,7 +344,7 @@ def walk(path: DataPath, policy, *, allow_function: bool = False, upto: Optional
         last = step
         so_far += step.text()
         _guard_type(cur, so_far, policy)
-        if isinstance(cur, bpy.types.Mesh) and cur.is_editmode:
+        if isinstance(cur, MESH_TYPE) and cur.is_editmode:
             _load_edit_mesh(cur)
     return Resolved(cur, parent, last, prop, so_far)
 

@@ -9,7 +9,8 @@ import bpy
 import mathutils
 
 from . import compat
-from .paths import PathSyntaxError, format_path, parse_path
+from .compat import ARRAY_TYPE, COLLECTION_TYPE, ID_TYPE, STRUCT_TYPE
+from .paths import PathSyntaxError, Step, format_path, parse_path
 
 _MATH_TYPES = (mathutils.Vector, mathutils.Color, mathutils.Euler, mathutils.Quaternion)
 _collection_of: Dict[str, str] = {}
@@ -48,28 +49,26 @@ def _path_from_repr(value) -> Optional[str]:
         return None
 
 
-def id_path(block) -> Optional[str]:
-    """The path of a data-block: ``objects["Cube"]`` (or via its owner for embedded data)."""
+def id_path(block, rna=None) -> Optional[str]:
+    """The path of a data-block: ``objects["Cube"]`` (or via its owner for embedded data);
+    ``rna`` is its ``bl_rna`` when the caller has it already."""
     if getattr(block, "is_embedded_data", False):
         return _path_from_repr(block)
-    collection = id_collection(block.bl_rna)
+    collection = id_collection(rna if rna is not None else block.bl_rna)
     if collection is None:
         return None
-    from .paths import Step
-
-    steps = [Step("attr", collection), Step("key", block.name)]
     if block.library is not None:
         return _path_from_repr(block)
-    return format_path("data", steps)
+    return format_path("data", (Step("attr", collection), Step("key", block.name)))
 
 
 def ref(value) -> Dict[str, Any]:
     """A reference to a data-block or struct: ``{"type", "name"?, "path"}``."""
     rna = value.bl_rna
     out: Dict[str, Any] = {"type": rna.identifier}
-    if isinstance(value, bpy.types.ID):
+    if isinstance(value, ID_TYPE):
         out["name"] = value.name
-        out["path"] = id_path(value)
+        out["path"] = id_path(value, rna)
         return out
     name_prop = rna.properties.get("name")
     if name_prop is not None and name_prop.type == "STRING":
@@ -165,13 +164,13 @@ def _to_json(value: Any, depth: int) -> Any:
         return [[_number(x) for x in row] for row in value]
     if isinstance(value, _MATH_TYPES):
         return [_number(x) for x in value]
-    if isinstance(value, bpy.types.bpy_prop_collection):
+    if isinstance(value, COLLECTION_TYPE):
         if depth <= 0:
             return len(value)
         return [_to_json(item, depth - 1) for item in value]
-    if isinstance(value, bpy.types.bpy_struct):
+    if isinstance(value, STRUCT_TYPE):
         return ref(value)
-    if isinstance(value, bpy.types.bpy_prop_array):
+    if isinstance(value, ARRAY_TYPE):
         return [_to_json(item, depth) for item in value]
     if isinstance(value, (list, tuple)):
         return [_to_json(item, depth) for item in value]

@@ -10,6 +10,12 @@ does not grow with the scene. Counted, not timed:
 - a data-block named by its path (``objects["Kept"]``, a ``$path``) is looked up by name in the
   10,000 objects (``get()``, a walk of Blender's list in C) as often in a script of many commands
   as in a script of one: once found or made, it is known by name;
+- Blender's type definitions (a type's properties, functions and their parameters, which
+  ``get()`` and ``keys()`` find by walking Blender's lists of them) are read as often in a script
+  of many data commands as in a script of one: each is read once and kept. They are not
+  scene-sized, but on a large scene Blender's own work for a command (the place of a new name in
+  a list of 100,000 objects) leaves none of them in the processor's caches, so reading them
+  again per command made a command cost more the larger the scene;
 - the scene is evaluated (a view-layer update, which costs what the scene holds: a relations
   rebuild after ``objects.new`` and a link, 0.3 s with 10,000 objects) as often in a script of
   many data commands as in a script of one: writes leave the scene to be evaluated once, never
@@ -37,6 +43,8 @@ from dcc_blender.policy import Policy  # noqa: E402
 
 BIG = 10_000
 OURS = os.path.join(PYTHON, "dcc_blender")
+# How Blender spells the owner of a type's properties or functions, or of a function's parameters.
+DEFINITIONS = ("<bpy_struct, Struct(", "<bpy_struct, Function(")
 policy = Policy(tempfile.mkdtemp(prefix="dcc-blender-work-"))
 prepare(policy)
 dispatcher = build_dispatcher(policy)
@@ -58,18 +66,23 @@ def script(commands: int):
     call("data.set", {"path": 'objects["Made"].name', "value": "Kept"})
     for index in range(commands):
         call("data.set", {"path": 'objects["Kept"].location', "value": [index, 0, 0]})
+        temp = call("data.call", {"path": "objects.new", "args": [f"Temp{index}", None]})
+        call("data.call", {"path": 'collections["Collection"].objects.link', "args": [{"$path": temp["path"]}]})
+        call("data.call", {"path": "objects.remove", "args": [{"$path": temp["path"]}]})
     call("data.call", {"path": "objects.remove", "args": [{"$path": 'objects["Camera"]'}]})
     return call("blender.txn.end", {"rollback": True})
 
 
 class Counter:
-    """Lines run in dcc_blender, and keys() calls on collections of at least BIG items."""
+    """Lines run in dcc_blender, keys() calls on collections of at least BIG items, look-ups by
+    name in those, and look-ups in Blender's type definitions."""
 
     def __init__(self):
         self.lines = 0
         self.listings = 0
         self.evaluations = 0
         self.lookups = 0
+        self.definitions = 0
 
     def evaluated(self, *_args):
         self.evaluations += 1
@@ -85,7 +98,11 @@ class Counter:
         name = getattr(arg, "__name__", "") if event == "c_call" else ""
         if name in ("keys", "get", "find"):
             owner = getattr(arg, "__self__", None)
-            if isinstance(owner, bpy.types.bpy_prop_collection) and len(owner) >= BIG:
+            if not isinstance(owner, bpy.types.bpy_prop_collection):
+                return
+            if repr(getattr(owner, "data", None)).startswith(DEFINITIONS):
+                self.definitions += 1
+            elif len(owner) >= BIG:
                 if name == "keys":
                     self.listings += 1
                 else:
@@ -128,6 +145,8 @@ assert big.lines <= small.lines * 1.1 + 50, "the toolkit's Python work grows wit
 assert big.listings <= 2 and big.listings == few.listings, "the objects' names are listed per command"
 print(f"look-ups by name in the {BIG} objects: {big.lookups} for 20 commands, {few.lookups} for 1")
 assert big.lookups == few.lookups, "a data-block is looked up by name per command"
+print(f"look-ups in type definitions: {big.definitions} for 20 commands, {few.definitions} for 1")
+assert big.definitions == few.definitions, "Blender's type definitions are read per data command"
 print(f"scene evaluations: {big.evaluations} for 20 commands, {few.evaluations} for 1")
 assert big.evaluations == few.evaluations, "the scene is evaluated per data command"
 print("CHANGE WORK OK", flush=True)
