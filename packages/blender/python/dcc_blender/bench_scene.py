@@ -6,7 +6,8 @@ where a script's commands would not be. ``bench.plain`` with ``{"op": name, "cou
 one operation ``k`` times in plain ``bpy`` on that scene and returns the median milliseconds of
 one and of all ``k``, the baseline for the same operation dispatched from a script. ``bench.trim``
 removes what was added since the scene was built; ``bench.settle`` evaluates the scene between
-timed scripts; ``bench.profile`` profiles the calls in between its start and stop.
+timed scripts; ``bench.op_times`` times Blender's own part of each operator a script runs;
+``bench.profile`` profiles the calls in between its start and stop.
 All are link methods: only the authenticated caller (the benchmark) reaches them, never a script.
 """
 
@@ -111,6 +112,40 @@ def bench_settle(params, call, policy):
     a timed script that follows does not pay for it."""
     bpy.context.view_layer.update()
     return {}
+
+
+# While set: the function ``operators.run_operator`` was, and the milliseconds of each call.
+_op_timing: list = []
+
+
+def bench_op_times(params, call, policy):
+    """``{"action": "start"}`` times Blender's own part of every operator that follows (the
+    ``bpy.ops`` call, with its poll, inside ``blender.op``) until ``{"action": "stop"}``, which
+    returns them (``ms``): beside the time of the same calls made from a script, what the
+    toolkit adds to each, without the variation of an operator's time from one call to the next."""
+    from . import operators
+
+    if params.get("action") == "start":
+        if not _op_timing:
+            original = operators.run_operator
+            times: list = []
+
+            def timed(*args, **kwargs):
+                started = time.perf_counter()
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    times.append((time.perf_counter() - started) * 1000.0)
+
+            _op_timing[:] = [original, times]
+            operators.run_operator = timed
+        return {}
+    if not _op_timing:
+        return {"ms": []}
+    original, times = _op_timing
+    operators.run_operator = original
+    _op_timing.clear()
+    return {"ms": times}
 
 
 _profiler = []

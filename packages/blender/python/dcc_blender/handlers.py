@@ -164,6 +164,7 @@ HANDLERS = {
     "bench.profile": bench_scene.bench_profile,
     "bench.settle": bench_scene.bench_settle,
     "bench.trim": bench_scene.bench_trim,
+    "bench.op_times": bench_scene.bench_op_times,
     "bench.undo": undo_bench.bench_undo,
     "bench.save": recovery.bench_plain_save,
     "bench.populate": recovery.bench_populate,
