@@ -275,13 +275,9 @@ export const GUEST_BOOTSTRAP: string = `(function (hostDispatch, hostLog, hostPr
   };
   defineProperty(g, "console", { value: consoleObject, writable: true, configurable: true });
 
-  // The reply of a command that returned nothing, the most common one: compared, not parsed.
-  const nullReply = '{"ok":true,"value":null}';
   g.dispatch = function dispatch(name, args) {
     const json = args === undefined ? "null" : stringify(args);
-    const text = hostDispatch(json + "\\u0001" + StringOf(name));
-    if (text === nullReply) return null;
-    const reply = parse(text);
+    const reply = parse(hostDispatch(json + "\\u0001" + StringOf(name)));
     if (reply.ok) return reply.value;
     const error = new ErrorClass(reply.error.message);
     error.name = "CommandError";
