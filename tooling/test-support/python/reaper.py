@@ -77,20 +77,29 @@ def reap(main_pid):
 
 
 def end_all(grace, main_pid):
-    """SIGTERM to every process below this one, SIGKILL to what is left after ``grace``."""
+    """SIGTERM to every process below this one, SIGKILL to what is left after ``grace``. Each
+    look sends the signal again to what appeared since (``xvfb-run`` may start another X server
+    while it is being ended, and a process forked between a look and the signal escapes it)."""
     me = os.getpid()
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-        for pid in live_descendants(me):
-            try:
-                os.kill(pid, sig)
-            except OSError:
-                pass
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            reap(main_pid)
-            if not live_descendants(me):
-                return
-            time.sleep(0.05)
+    termed = set()
+    started = time.monotonic()
+    while True:
+        reap(main_pid)
+        alive = live_descendants(me)
+        if not alive:
+            return
+        waited = time.monotonic() - started
+        if waited >= grace + 5.0:
+            return
+        killing = waited >= grace
+        for pid in alive:
+            if killing or pid not in termed:
+                try:
+                    os.kill(pid, signal.SIGKILL if killing else signal.SIGTERM)
+                except OSError:
+                    pass
+                termed.add(pid)
+        time.sleep(0.05)
 
 
 def exit_like(status):
