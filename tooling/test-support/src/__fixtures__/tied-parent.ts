@@ -1,8 +1,7 @@
 // A parent for the spawn-tied test: ties a command to itself, prints the tied child's pid as
 // one JSON line, then idles until it is killed. `exec`: a sleep, tied in place; `tree`: the same
 // under the reaper; `tree-group`: under the reaper, a shell that starts a sleep in the
-// background and one that leaves its process group (as xvfb-run's X server or a daemon would);
-// `tree-forking`: a shell deaf to SIGTERM that keeps starting sleeps.
+// background and one that leaves its process group (as xvfb-run's X server or a daemon would).
 // Run with `node --conditions=@dcc/source --import tsx tied-parent.ts <how>`.
 import { spawnTied } from "../index.ts";
 
@@ -14,14 +13,6 @@ const child =
         tree: true,
         graceMs: 1000,
       })
-    : how === "tree-forking"
-      ? // Deaf to SIGTERM (as its sleeps are), and starting another sleep every 10 ms: what
-        // it starts while the reaper ends the tree must end too.
-        spawnTied("/bin/sh", ["-c", "trap '' TERM; while :; do sleep 604 & sleep 0.01; done"], {
-          stdio: "ignore",
-          tree: true,
-          graceMs: 500,
-        })
-      : spawnTied("sleep", ["603"], { stdio: "ignore", tree: how === "tree" });
+    : spawnTied("sleep", ["603"], { stdio: "ignore", tree: how === "tree" });
 process.stdout.write(`${JSON.stringify({ reaper: child.pid })}\n`);
 setInterval(() => undefined, 60_000);
